@@ -1,0 +1,84 @@
+/** Classical JWS algorithms, delegated to `jose`: we add registry metadata, not cryptography. */
+import * as jose from 'jose';
+import { b64u, b64uDecode } from '../encoding.ts';
+import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import type { AlgorithmEntry, Jwk, Kty } from './types.ts';
+
+interface ClassicalSpec {
+  alg: string;
+  kty: Kty;
+  crv?: string;
+  sizes: AlgorithmEntry['sizes'];
+  description: string;
+}
+
+const SPECS: ClassicalSpec[] = [
+  { alg: 'ES256', kty: 'EC', crv: 'P-256', sizes: { publicKey: 65, privateKey: 32, signature: 64 }, description: 'ECDSA P-256 SHA-256' },
+  { alg: 'ES384', kty: 'EC', crv: 'P-384', sizes: { publicKey: 97, privateKey: 48, signature: 96 }, description: 'ECDSA P-384 SHA-384' },
+  { alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519', sizes: { publicKey: 32, privateKey: 32, signature: 64 }, description: 'EdDSA (Ed25519 keys only)' },
+  { alg: 'Ed25519', kty: 'OKP', crv: 'Ed25519', sizes: { publicKey: 32, privateKey: 32, signature: 64 }, description: 'Ed25519 (RFC 9864)' },
+  { alg: 'RS256', kty: 'RSA', sizes: { publicKey: 256, privateKey: 1190, signature: 256 }, description: 'RSASSA-PKCS1-v1_5 SHA-256, 2048-bit' },
+  { alg: 'PS256', kty: 'RSA', sizes: { publicKey: 256, privateKey: 1190, signature: 256 }, description: 'RSASSA-PSS SHA-256, 2048-bit' },
+];
+
+type Key = jose.CryptoKey | Uint8Array;
+
+function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
+  const check = (jwk: Jwk) => {
+    if (spec.crv && jwk.crv !== spec.crv) throw new JwkInvalid(`${spec.alg} needs a ${spec.crv} key, got crv ${String(jwk.crv)}`);
+  };
+  const importKey = async (jwk: Jwk): Promise<Key> => {
+    check(jwk);
+    try {
+      return await jose.importJWK({ ...jwk, alg: spec.alg } as jose.JWK, spec.alg, { extractable: false });
+    } catch (e) {
+      throw new JwkInvalid(`invalid ${spec.alg} JWK: ${(e as Error).message}`, { cause: e });
+    }
+  };
+  const publicOnly = (jwk: Jwk): Jwk => {
+    const { d, p, q, dp, dq, qi, oth, kid, ...pub } = jwk;
+    return pub as Jwk;
+  };
+  return {
+    alg: spec.alg,
+    family: 'classical',
+    pq: false,
+    kty: spec.kty,
+    sizes: spec.sizes,
+    description: `${spec.description} (via jose)`,
+    unavailable: () => undefined,
+    async generate({ seed, traditionalSecret }) {
+      if (seed || traditionalSecret) throw new InvalidArgument(`${spec.alg} keys cannot be derived from a seed`);
+      const { privateKey } = await jose.generateKeyPair(spec.alg, { extractable: true, modulusLength: 2048 });
+      const privateJwk = { ...(await jose.exportJWK(privateKey)), alg: spec.alg } as Jwk;
+      return { privateJwk, publicJwk: publicOnly(privateJwk) };
+    },
+    importPublic: (jwk) => importKey(publicOnly(jwk)),
+    async importPrivate(jwk) {
+      if (typeof jwk.d !== 'string') throw new JwkInvalid(`${spec.alg} private JWK has no "d"`);
+      return { material: await importKey(jwk), publicJwk: { ...publicOnly(jwk), alg: spec.alg } };
+    },
+    plausibleSignature: (sig) => sig.length > 0 && sig.length <= 1024,
+    async sign(m, input) {
+      const jws = await new jose.FlattenedSign(input.payload).setProtectedHeader(input.header as jose.JWSHeaderParameters).sign(m as Key);
+      // jose re-serializes the header; it must be byte-identical to the one we committed to.
+      if (jws.protected !== input.protectedB64) throw new Error('jose produced a different protected header');
+      return b64uDecode(jws.signature) as Uint8Array;
+    },
+    async verify(m, input, sig) {
+      try {
+        await jose.flattenedVerify(
+          { protected: input.protectedB64, payload: input.payloadB64, signature: b64u(sig) },
+          m as Key,
+          { algorithms: [spec.alg] },
+        );
+        return true;
+      } catch (e) {
+        if (e instanceof jose.errors.JWSSignatureVerificationFailed) return false;
+        throw e;
+      }
+    },
+  };
+}
+
+export const classicalEntries = (): AlgorithmEntry[] => SPECS.map(classicalEntry);

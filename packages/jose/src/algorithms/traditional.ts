@@ -1,0 +1,204 @@
+/**
+ * The traditional halves of composite ML-DSA, encoded as draft-ietf-jose-pq-composite-sigs-05
+ * requires: ECDSA with DER Ecdsa-Sig-Value, X9.62 uncompressed points and the fixed-form
+ * ECPrivateKey; EdDSA with raw keys and signatures. The primitives are node:crypto's.
+ */
+import crypto, { type KeyObject } from 'node:crypto';
+import { b64u, concat, equalBytes } from '../encoding.ts';
+import { InvalidArgument, JwkInvalid } from '../errors.ts';
+
+export interface TraditionalKey {
+  privateKey?: KeyObject;
+  publicKey: KeyObject;
+  publicBytes: Uint8Array;
+}
+
+export interface Traditional {
+  readonly name: string;
+  readonly publicKeyBytes: number;
+  readonly privateKeyBytes: number;
+  /** Exact for EdDSA, the DER maximum for ECDSA. */
+  readonly maxSignatureBytes: number;
+  unavailable(): string | undefined;
+  generate(secret?: Uint8Array): { privateBytes: Uint8Array; publicBytes: Uint8Array };
+  importPrivate(bytes: Uint8Array): TraditionalKey;
+  importPublic(bytes: Uint8Array): TraditionalKey;
+  sign(key: TraditionalKey, message: Uint8Array): Uint8Array;
+  verify(key: TraditionalKey, message: Uint8Array, signature: Uint8Array): boolean;
+}
+
+const hexBytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/\s/g, ''), 'hex'));
+
+// ---- ECDSA ------------------------------------------------------------------------------
+
+interface Curve {
+  name: 'P-256' | 'P-384';
+  openssl: string;
+  n: number;
+  hash: 'sha256' | 'sha384';
+  before: Uint8Array;
+  after: Uint8Array;
+}
+
+const P256: Curve = {
+  name: 'P-256',
+  openssl: 'prime256v1',
+  n: 32,
+  hash: 'sha256',
+  before: hexBytes('30 31 02 01 01 04 20'),
+  after: hexBytes('A0 0A 06 08 2A 86 48 CE 3D 03 01 07'),
+};
+const P384: Curve = {
+  name: 'P-384',
+  openssl: 'secp384r1',
+  n: 48,
+  hash: 'sha384',
+  before: hexBytes('30 3E 02 01 01 04 30'),
+  after: hexBytes('A0 07 06 05 2B 81 04 00 22'),
+};
+
+/** Strict DER Ecdsa-Sig-Value → r‖s (fixed width); undefined for anything non-canonical (-05 §4.2.1). */
+export function derToRaw(der: Uint8Array, n: number): Uint8Array | undefined {
+  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2 || (der[1] as number) >= 0x80) return undefined;
+  const out = new Uint8Array(2 * n);
+  let off = 2;
+  for (let i = 0; i < 2; i++) {
+    if (der[off] !== 0x02) return undefined;
+    const len = der[off + 1] as number;
+    const v = der.subarray(off + 2, off + 2 + len);
+    if (len === 0 || v.length !== len) return undefined;
+    if ((v[0] as number) & 0x80) return undefined; // negative
+    if (v[0] === 0 && (len === 1 || !((v[1] as number) & 0x80))) return undefined; // non-minimal
+    const mag = v[0] === 0 ? v.subarray(1) : v;
+    if (mag.length > n) return undefined;
+    out.set(mag, (i + 1) * n - mag.length);
+    off += 2 + len;
+  }
+  return off === der.length ? out : undefined;
+}
+
+function ecdsa(curve: Curve): Traditional {
+  const ecPrivLen = curve.before.length + curve.n + curve.after.length;
+  const fromRaw = (d: Uint8Array): TraditionalKey => {
+    let pub: Uint8Array;
+    try {
+      const ecdh = crypto.createECDH(curve.openssl);
+      ecdh.setPrivateKey(d);
+      pub = new Uint8Array(ecdh.getPublicKey());
+    } catch {
+      throw new JwkInvalid(`invalid ${curve.name} private key`);
+    }
+    const x = b64u(pub.subarray(1, 1 + curve.n));
+    const y = b64u(pub.subarray(1 + curve.n));
+    const privateKey = crypto.createPrivateKey({ key: { kty: 'EC', crv: curve.name, d: b64u(d), x, y }, format: 'jwk' });
+    return { privateKey, publicKey: crypto.createPublicKey(privateKey), publicBytes: pub };
+  };
+  return {
+    name: `ECDSA ${curve.name}`,
+    publicKeyBytes: 1 + 2 * curve.n,
+    privateKeyBytes: ecPrivLen,
+    maxSignatureBytes: 2 + 2 * (3 + curve.n),
+    unavailable: () => undefined,
+    generate(secret) {
+      let d = secret;
+      if (!d) {
+        const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: curve.name });
+        d = new Uint8Array(Buffer.from(privateKey.export({ format: 'jwk' }).d as string, 'base64url'));
+      }
+      if (d.length !== curve.n) throw new InvalidArgument(`${curve.name} private key must be ${curve.n} bytes`);
+      const k = fromRaw(d);
+      return { privateBytes: concat(curve.before, d, curve.after), publicBytes: k.publicBytes };
+    },
+    importPrivate(bytes) {
+      // Exactly the -05 form: fixed bytes around d, no publicKey field, nothing else accepted.
+      const n = curve.before.length;
+      if (
+        bytes.length !== ecPrivLen ||
+        !equalBytes(bytes.subarray(0, n), curve.before) ||
+        !equalBytes(bytes.subarray(n + curve.n), curve.after)
+      ) {
+        throw new JwkInvalid(`the ${curve.name} component of "priv" is not an ECPrivateKey of the -05 form`);
+      }
+      return fromRaw(bytes.subarray(n, n + curve.n));
+    },
+    importPublic(bytes) {
+      if (bytes.length !== 1 + 2 * curve.n || bytes[0] !== 0x04) {
+        throw new JwkInvalid(`the ${curve.name} component of "pub" must be an uncompressed point (0x04‖x‖y)`);
+      }
+      try {
+        const publicKey = crypto.createPublicKey({
+          key: { kty: 'EC', crv: curve.name, x: b64u(bytes.subarray(1, 1 + curve.n)), y: b64u(bytes.subarray(1 + curve.n)) },
+          format: 'jwk',
+        });
+        return { publicKey, publicBytes: bytes };
+      } catch {
+        throw new JwkInvalid(`the ${curve.name} component of "pub" is not a point on the curve`);
+      }
+    },
+    sign(key, message) {
+      return new Uint8Array(crypto.sign(curve.hash, message, { key: key.privateKey as KeyObject, dsaEncoding: 'der' }));
+    },
+    verify(key, message, signature) {
+      const raw = derToRaw(signature, curve.n);
+      if (!raw) return false;
+      return crypto.verify(curve.hash, message, { key: key.publicKey, dsaEncoding: 'ieee-p1363' }, raw);
+    },
+  };
+}
+
+// ---- EdDSA ------------------------------------------------------------------------------
+
+function eddsa(name: 'Ed25519' | 'Ed448', size: number, sigBytes: number, pkcs8Prefix: string, spkiPrefix: string): Traditional {
+  const unavailable = () => {
+    try {
+      crypto.generateKeyPairSync(name.toLowerCase() as 'ed25519');
+      return undefined;
+    } catch {
+      return `this runtime has no ${name}`;
+    }
+  };
+  const fromSeed = (seed: Uint8Array): TraditionalKey => {
+    const privateKey = crypto.createPrivateKey({ key: Buffer.from(concat(hexBytes(pkcs8Prefix), seed)), format: 'der', type: 'pkcs8' });
+    const publicKey = crypto.createPublicKey(privateKey);
+    const der = publicKey.export({ format: 'der', type: 'spki' });
+    return { privateKey, publicKey, publicBytes: new Uint8Array(der.subarray(der.length - size)) };
+  };
+  return {
+    name,
+    publicKeyBytes: size,
+    privateKeyBytes: size,
+    maxSignatureBytes: sigBytes,
+    unavailable,
+    generate(secret) {
+      const seed = secret ?? crypto.getRandomValues(new Uint8Array(size));
+      if (seed.length !== size) throw new InvalidArgument(`${name} private key must be ${size} bytes`);
+      return { privateBytes: seed, publicBytes: fromSeed(seed).publicBytes };
+    },
+    importPrivate(bytes) {
+      if (bytes.length !== size) throw new JwkInvalid(`the ${name} component of "priv" must be ${size} bytes`);
+      return fromSeed(bytes);
+    },
+    importPublic(bytes) {
+      if (bytes.length !== size) throw new JwkInvalid(`the ${name} component of "pub" must be ${size} bytes`);
+      try {
+        const publicKey = crypto.createPublicKey({ key: Buffer.from(concat(hexBytes(spkiPrefix), bytes)), format: 'der', type: 'spki' });
+        return { publicKey, publicBytes: bytes };
+      } catch {
+        throw new JwkInvalid(`the ${name} component of "pub" is not a valid public key`);
+      }
+    },
+    sign(key, message) {
+      return new Uint8Array(crypto.sign(null, message, key.privateKey as KeyObject));
+    },
+    verify(key, message, signature) {
+      return signature.length === sigBytes && crypto.verify(null, message, key.publicKey, signature);
+    },
+  };
+}
+
+export const TRADITIONAL = {
+  'ECDSA-P256': ecdsa(P256),
+  'ECDSA-P384': ecdsa(P384),
+  Ed25519: eddsa('Ed25519', 32, 64, '302e020100300506032b657004220420', '302a300506032b6570032100'),
+  Ed448: eddsa('Ed448', 57, 114, '3047020100300506032b6571043b0439', '3043300506032b6571033a00'),
+} as const;

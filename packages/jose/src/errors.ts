@@ -1,0 +1,99 @@
+/**
+ * Typed errors with stable `code`s. Every bad input surfaces as one of these, never as a bare
+ * TypeError from a dependency, so callers (the IdP above all) can map them to protocol errors.
+ */
+export class PqidError extends Error {
+  static readonly code: string = 'ERR_PQID';
+  readonly code: string;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = (new.target as typeof PqidError).code;
+  }
+}
+
+/** An argument of the wrong shape: lengths, types, options. */
+export class InvalidArgument extends PqidError {
+  static override readonly code = 'ERR_INVALID_ARGUMENT';
+}
+
+/** The algorithm is not in the registry, or not available on this runtime. */
+export class UnsupportedAlgorithm extends PqidError {
+  static override readonly code = 'ERR_ALG_UNSUPPORTED';
+}
+
+/** The token's algorithm is not in the verifier's allow-list (this includes `alg: none`). */
+export class AlgorithmNotAllowed extends PqidError {
+  static override readonly code = 'ERR_ALG_NOT_ALLOWED';
+}
+
+/** A JWK that cannot be a key of the algorithm it claims. */
+export class JwkInvalid extends PqidError {
+  static override readonly code = 'ERR_JWK_INVALID';
+}
+
+/** A key used with an algorithm it was not made for (key-type confusion). */
+export class KeyMismatch extends PqidError {
+  static override readonly code = 'ERR_KEY_MISMATCH';
+}
+
+/** A structurally invalid JWS: segments, base64url, header JSON, `crit`, `b64`. */
+export class JwsInvalid extends PqidError {
+  static override readonly code = 'ERR_JWS_INVALID';
+}
+
+/** The signature does not verify under the given key. */
+export class SignatureVerificationFailed extends PqidError {
+  static override readonly code = 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED';
+  constructor(message = 'signature verification failed', options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** A token larger than the configured maximum; rejected before any parsing. */
+export class TokenTooLarge extends PqidError {
+  static override readonly code = 'ERR_TOKEN_TOO_LARGE';
+}
+
+/** A JWT that is not a JSON object payload. */
+export class JwtInvalid extends PqidError {
+  static override readonly code = 'ERR_JWT_INVALID';
+}
+
+/** A JWT claim check failed (iss, aud, nbf, required claims, …). */
+export class JwtClaimValidationFailed extends PqidError {
+  static override readonly code: string = 'ERR_JWT_CLAIM_VALIDATION_FAILED';
+  readonly claim: string;
+  readonly reason: string;
+  constructor(message: string, claim = 'unspecified', reason = 'unspecified', options?: ErrorOptions) {
+    super(message, options);
+    this.claim = claim;
+    this.reason = reason;
+  }
+}
+
+/** The JWT's `exp` (or `maxTokenAge`) has passed. */
+export class JwtExpired extends JwtClaimValidationFailed {
+  static override readonly code = 'ERR_JWT_EXPIRED';
+}
+
+/** No key in the key set matches the token's header. */
+export class JwksNoMatchingKey extends PqidError {
+  static override readonly code = 'ERR_JWKS_NO_MATCHING_KEY';
+}
+
+/** Fetching a remote JWKS failed or returned something that is not a JWKS. */
+export class JwksFetchFailed extends PqidError {
+  static override readonly code = 'ERR_JWKS_FETCH_FAILED';
+}
+
+/** A requested backend cannot run here; `reason` says why. */
+export class BackendUnavailable extends PqidError {
+  static override readonly code = 'ERR_BACKEND_UNAVAILABLE';
+}
+
+/** Private key material was about to be serialized by accident (JSON, string, inspect). */
+export class SecretSerialization extends PqidError {
+  static override readonly code = 'ERR_SECRET_SERIALIZATION';
+}

@@ -1,0 +1,94 @@
+/**
+ * Raw ML-DSA (FIPS 204, pure) on byte arrays, over whichever backend fits. Used by the JOSE
+ * layer, by @pqid/xmldsig, and by tests that run the NIST vectors on every backend.
+ */
+import { chooseBackend } from './backends/select.ts';
+import { MAX_CONTEXT_BYTES, MLDSA_PARAMS, RND_BYTES, SEED_BYTES, isMlDsaAlg, type MlDsaAlg } from './backends/params.ts';
+import type { BackendName } from './backends/types.ts';
+import { InvalidArgument, UnsupportedAlgorithm } from './errors.ts';
+import { isBytes } from './encoding.ts';
+
+export { backends } from './backends/select.ts';
+export type { BackendName, BackendStatus } from './backends/types.ts';
+export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
+
+export interface MlDsaSignOptions {
+  /** FIPS 204 context string, 0–255 bytes. JOSE uses the empty context. */
+  context?: Uint8Array;
+  /** Sign with rnd = 32 zero bytes: the same signature every time, on every backend. */
+  deterministic?: boolean;
+  /** Caller-supplied 32-byte signing randomness (test vectors). */
+  rnd?: Uint8Array;
+  backend?: BackendName;
+}
+
+export interface MlDsaVerifyOptions {
+  context?: Uint8Array;
+  backend?: BackendName;
+}
+
+const EMPTY = new Uint8Array(0);
+const ZERO_RND = new Uint8Array(RND_BYTES);
+
+function checkAlg(alg: unknown): MlDsaAlg {
+  if (!isMlDsaAlg(alg)) throw new UnsupportedAlgorithm(`not an ML-DSA parameter set: ${String(alg)}`);
+  return alg;
+}
+
+function checkBytes(name: string, v: unknown, ...lengths: number[]): Uint8Array {
+  if (!isBytes(v)) throw new InvalidArgument(`${name} must be a Uint8Array`);
+  if (lengths.length && !lengths.includes(v.length)) {
+    throw new InvalidArgument(`${name} must be ${lengths.join(' or ')} bytes, got ${v.length}`);
+  }
+  return v;
+}
+
+export function checkContext(context: unknown): Uint8Array {
+  if (context === undefined) return EMPTY;
+  const c = checkBytes('context', context);
+  if (c.length > MAX_CONTEXT_BYTES) throw new InvalidArgument(`context must be at most 255 bytes, got ${c.length}`);
+  return c;
+}
+
+/** Resolves sign options to the rnd the backend gets: zeros, the caller's bytes, or none (hedged). */
+export function signingRnd(opts: Pick<MlDsaSignOptions, 'deterministic' | 'rnd'>): Uint8Array | undefined {
+  if (opts.deterministic && opts.rnd) throw new InvalidArgument('pass either deterministic or rnd, not both');
+  if (opts.rnd !== undefined) return checkBytes('rnd', opts.rnd, RND_BYTES);
+  return opts.deterministic ? ZERO_RND : undefined;
+}
+
+export const mldsa = {
+  /** FIPS 204 ML-DSA.KeyGen_internal from a 32-byte seed. The seed is the JOSE private key. */
+  async keygen(alg: MlDsaAlg, seed: Uint8Array, opts: { backend?: BackendName } = {}) {
+    const a = checkAlg(alg);
+    const s = checkBytes('seed', seed, SEED_BYTES);
+    const publicKey = await chooseBackend({}, opts.backend).publicKeyFromSeed(a, s);
+    return { publicKey, secretKey: s };
+  },
+
+  /** Sign with a 32-byte seed or a FIPS 204 expanded secret key. */
+  async sign(alg: MlDsaAlg, secretKey: Uint8Array, message: Uint8Array, opts: MlDsaSignOptions = {}) {
+    const a = checkAlg(alg);
+    const sk = checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
+    const msg = checkBytes('message', message);
+    const context = checkContext(opts.context);
+    const rnd = signingRnd(opts);
+    const backend = chooseBackend(
+      { rnd: rnd !== undefined, context: context.length > 0, expandedKeys: sk.length !== SEED_BYTES },
+      opts.backend,
+    );
+    const prepared = await backend.prepareSecret(a, sk);
+    return backend.sign(a, prepared, msg, { context, ...(rnd ? { rnd } : {}) });
+  },
+
+  /** False for any signature that does not verify, including one of the wrong length. */
+  async verify(alg: MlDsaAlg, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, opts: MlDsaVerifyOptions = {}) {
+    const a = checkAlg(alg);
+    const pk = checkBytes('publicKey', publicKey, MLDSA_PARAMS[a].publicKey);
+    const msg = checkBytes('message', message);
+    const sig = checkBytes('signature', signature);
+    const context = checkContext(opts.context);
+    if (sig.length !== MLDSA_PARAMS[a].signature) return false;
+    return chooseBackend({ context: context.length > 0 }, opts.backend).verify(a, pk, msg, sig, context);
+  },
+};

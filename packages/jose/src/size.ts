@@ -1,0 +1,122 @@
+/**
+ * Where a token can travel. PQ signatures add 2.4–4.6 KB per token; these are the limits it
+ * meets: one cookie (RFC 6265 §6.1 minimum that browsers implement: 4096 bytes for name, value
+ * and attributes), one header line (nginx/Apache default 8190), URLs (2048 conservative,
+ * 8000 the RFC 9110 §4.1 floor).
+ */
+import { b64uDecode, fromUtf8 } from './encoding.ts';
+import { InvalidArgument, JwsInvalid } from './errors.ts';
+import { checkSize } from './jws/parse.ts';
+
+export const LIMITS = { cookie: 4096, headerLine: 8190, nodeHeaders: 16384, urlConservative: 2048, url: 8000 } as const;
+
+export const DEFAULT_COOKIE_ATTRIBUTES = '; Path=/; Secure; HttpOnly; SameSite=Lax';
+
+export interface Fit {
+  bytes: number;
+  limit: number;
+  fits: boolean;
+}
+
+export interface TokenInspection {
+  header: Record<string, unknown>;
+  claims: Record<string, unknown> | undefined;
+  bytes: { token: number; header: number; payload: number; signature: number; signatureRaw: number };
+  fits: {
+    /** `Set-Cookie` value `name=token; attributes` in one cookie. */
+    cookie: Fit;
+    /** `Authorization: Bearer <token>` as one header line. */
+    authorizationHeader: Fit;
+    /** An `id_token_hint` query parameter on a URL of `urlBase` (conservative 2048). */
+    urlConservative: Fit;
+    url: Fit;
+  };
+}
+
+const fit = (bytes: number, limit: number): Fit => ({ bytes, limit, fits: bytes <= limit });
+
+export interface InspectOptions {
+  cookieName?: string;
+  cookieAttributes?: string;
+  /** The URL a token would be appended to as a query parameter (default a typical logout URL). */
+  urlBase?: string;
+}
+
+export function inspectToken(token: string, opts: InspectOptions = {}): TokenInspection {
+  if (typeof token !== 'string') throw new InvalidArgument('token must be a string');
+  checkSize(token);
+  const parts = token.split('.');
+  if (parts.length !== 3) throw new JwsInvalid('a compact JWS has exactly three segments');
+  const [h, p, s] = parts as [string, string, string];
+  const decode = (seg: string, what: string) => {
+    const b = b64uDecode(seg);
+    if (!b) throw new JwsInvalid(`${what} is not base64url`);
+    return b;
+  };
+  const header = JSON.parse(fromUtf8(decode(h, 'header'))) as Record<string, unknown>;
+  let claims: Record<string, unknown> | undefined;
+  try {
+    const c = JSON.parse(fromUtf8(decode(p, 'payload')));
+    claims = typeof c === 'object' && c !== null && !Array.isArray(c) ? c : undefined;
+  } catch {
+    claims = undefined;
+  }
+  const { cookieName = 'id_token', cookieAttributes = DEFAULT_COOKIE_ATTRIBUTES } = opts;
+  const urlBase = opts.urlBase ?? 'https://idp.example.com/session/end?post_logout_redirect_uri=https%3A%2F%2Fapp.example.com%2F&id_token_hint=';
+  const tokenBytes = Buffer.byteLength(token);
+  const urlBytes = Buffer.byteLength(urlBase) + tokenBytes;
+  return {
+    header,
+    claims,
+    bytes: { token: tokenBytes, header: h.length, payload: p.length, signature: s.length, signatureRaw: decode(s, 'signature').length },
+    fits: {
+      cookie: fit(Buffer.byteLength(`${cookieName}=`) + tokenBytes + Buffer.byteLength(cookieAttributes), LIMITS.cookie),
+      authorizationHeader: fit(Buffer.byteLength('Authorization: Bearer ') + tokenBytes, LIMITS.headerLine),
+      urlConservative: fit(urlBytes, LIMITS.urlConservative),
+      url: fit(urlBytes, LIMITS.url),
+    },
+  };
+}
+
+export interface ChunkOptions {
+  /** Per-cookie budget for `name=value` plus attributes (default 4096). */
+  limit?: number;
+  attributes?: string;
+}
+
+export interface CookieChunk {
+  name: string;
+  value: string;
+}
+
+/**
+ * Splits a cookie value into `name.0`, `name.1`, … each fitting one cookie, the scheme Auth.js
+ * and express-openid-connect use. A value that fits stays a single cookie named `name`.
+ */
+export function chunkCookie(name: string, value: string, opts: ChunkOptions = {}): CookieChunk[] {
+  const { limit = LIMITS.cookie, attributes = DEFAULT_COOKIE_ATTRIBUTES } = opts;
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new InvalidArgument('invalid cookie name');
+  if (/[\s",;\\]/.test(value)) throw new InvalidArgument('cookie values must not contain whitespace, quotes, commas, semicolons or backslashes');
+  const overhead = (n: string) => Buffer.byteLength(`${n}=`) + Buffer.byteLength(attributes);
+  if (overhead(name) + Buffer.byteLength(value) <= limit) return [{ name, value }];
+  const chunks: CookieChunk[] = [];
+  for (let i = 0, off = 0; off < value.length; i++) {
+    const n = `${name}.${i}`;
+    const room = limit - overhead(n);
+    if (room <= 0) throw new InvalidArgument('cookie attributes leave no room for a value');
+    chunks.push({ name: n, value: value.slice(off, off + room) });
+    off += room;
+  }
+  return chunks;
+}
+
+/** Reassembles a chunked cookie from a name→value map (e.g. a parsed Cookie header). */
+export function joinCookieChunks(name: string, cookies: Record<string, string | undefined>): string | undefined {
+  if (cookies[name] !== undefined) return cookies[name];
+  let out = '';
+  for (let i = 0; ; i++) {
+    const v = cookies[`${name}.${i}`];
+    if (v === undefined) return i === 0 ? undefined : out;
+    out += v;
+  }
+}
