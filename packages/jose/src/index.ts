@@ -1,6 +1,6 @@
 /** @pqid/jose — ML-DSA and composite ML-DSA JWS/JWT, classical algorithms through jose. */
 export * from './errors.ts';
-export { mldsa, backends, type MlDsaSignOptions, type MlDsaVerifyOptions } from './mldsa.ts';
+export { mldsa, backends, preferredBackend, type MlDsaSignOptions, type MlDsaVerifyOptions } from './mldsa.ts';
 export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
 export type { BackendName, BackendStatus, BackendCapabilities } from './backends/types.ts';
 export { registry, algorithms, lookup as getAlgorithm } from './algorithms/registry.ts';

@@ -2,13 +2,13 @@
  * Raw ML-DSA (FIPS 204, pure) on byte arrays, over whichever backend fits. Used by the JOSE
  * layer, by @pqid/xmldsig, and by tests that run the NIST vectors on every backend.
  */
-import { chooseBackend } from './backends/select.ts';
+import { backends, chooseBackend, preferredBackend } from './backends/select.ts';
 import { MAX_CONTEXT_BYTES, MLDSA_PARAMS, RND_BYTES, SEED_BYTES, isMlDsaAlg, type MlDsaAlg } from './backends/params.ts';
 import type { BackendName } from './backends/types.ts';
 import { InvalidArgument, UnsupportedAlgorithm } from './errors.ts';
 import { isBytes } from './encoding.ts';
 
-export { backends } from './backends/select.ts';
+export { backends, preferredBackend } from './backends/select.ts';
 export type { BackendName, BackendStatus } from './backends/types.ts';
 export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
 
@@ -58,6 +58,9 @@ export function signingRnd(opts: Pick<MlDsaSignOptions, 'deterministic' | 'rnd'>
 }
 
 export const mldsa = {
+  backends,
+  preferredBackend,
+
   /** FIPS 204 ML-DSA.KeyGen_internal from a 32-byte seed. The seed is the JOSE private key. */
   async keygen(alg: MlDsaAlg, seed: Uint8Array, opts: { backend?: BackendName } = {}) {
     const a = checkAlg(alg);

@@ -13,8 +13,17 @@ interface NativeScheme {
   readonly implementation: string;
   keygen(seed: Uint8Array): { publicKey: Uint8Array; secretKey: NativeSecretKey };
   importSecretKey(expanded: Uint8Array): NativeSecretKey;
-  signAsync(sk: NativeSecretKey, message: Uint8Array, options?: { context?: Uint8Array; rnd?: Uint8Array }): Promise<Uint8Array>;
-  verifyAsync(pk: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array): Promise<boolean>;
+  signAsync(
+    sk: NativeSecretKey,
+    message: Uint8Array,
+    options?: { context?: Uint8Array; rnd?: Uint8Array },
+  ): Promise<Uint8Array>;
+  verifyAsync(
+    pk: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    context?: Uint8Array,
+  ): Promise<boolean>;
 }
 interface NativeModule {
   scheme(alg: MlDsaAlg): NativeScheme;
@@ -34,25 +43,29 @@ try {
 // Keys are freed (zeroised) when their JS handle is collected, not only when the process exits.
 const finalizer = new FinalizationRegistry<NativeSecretKey>((sk) => sk.free());
 
-export const nativeBackend: MlDsaBackend = {
-  name: 'native',
-  status(): BackendStatus {
-    if (!mod) {
-      return {
-        name: 'native',
-        available: false,
-        reason: `@pqid/liboqs-node is not loadable: ${loadError ?? 'unknown error'}`,
-        capabilities: { rnd: false, context: false, expandedKeys: false },
-      };
-    }
-    const i = mod.info();
+let status: BackendStatus | undefined;
+function computeStatus(): BackendStatus {
+  if (!mod) {
     return {
       name: 'native',
-      available: true,
-      implementation: `liboqs ${i.liboqsVersion} ${i.implementations['ML-DSA-65'] ?? ''} (${i.build})`.trim(),
-      capabilities: { rnd: true, context: true, expandedKeys: true },
+      available: false,
+      reason: `@pqid/liboqs-node is not loadable: ${loadError ?? 'unknown error'}`,
+      capabilities: { rnd: false, context: false, expandedKeys: false },
     };
-  },
+  }
+  const i = mod.info();
+  return {
+    name: 'native',
+    available: true,
+    implementation: `liboqs ${i.liboqsVersion} ${i.implementations['ML-DSA-65'] ?? ''} (${i.build})`.trim(),
+    capabilities: { rnd: true, context: true, expandedKeys: true },
+  };
+}
+
+export const nativeBackend: MlDsaBackend = {
+  name: 'native',
+  // Cached: the choice of backend happens on every signature, info() crosses into native code.
+  status: () => (status ??= computeStatus()),
   async publicKeyFromSeed(alg, seed) {
     const { publicKey, secretKey } = (mod as NativeModule).scheme(alg).keygen(seed);
     secretKey.free();

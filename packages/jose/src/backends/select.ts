@@ -25,6 +25,11 @@ function warnOnce(): void {
   }
 }
 
+/** The backend automatic selection uses for an ordinary (hedged, empty-context) signature. */
+export function preferredBackend(): BackendName {
+  return chooseBackend().name;
+}
+
 export function getBackend(name: BackendName): MlDsaBackend {
   const b = ALL.find((x) => x.name === name);
   if (!b) throw new InvalidArgument(`unknown backend "${name}" (one of ${BACKEND_NAMES.join(', ')})`);

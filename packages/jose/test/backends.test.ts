@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { backends, mldsa, preferredBackend } from '@pqid/jose';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const node = `${root}node_modules/.bin/node`;
+const cpuHasAvx2 = (() => {
+  try {
+    return /\bavx2\b/.test(readFileSync('/proc/cpuinfo', 'utf8'));
+  } catch {
+    return false;
+  }
+})();
+
+describe('backend selection', () => {
+  it('reports every backend, with a reason when one is unavailable', () => {
+    const all = backends();
+    expect(all.map((b) => b.name)).toEqual(['native', 'node', 'noble']);
+    for (const b of all) if (!b.available) expect(b.reason).toMatch(/\S/);
+    expect(all.find((b) => b.name === 'noble')?.available).toBe(true);
+  });
+
+  it('prefers the native backend, on AVX2 where the CPU has it (required in CI)', (ctx) => {
+    const native = backends()[0];
+    if (!process.env.PQID_REQUIRE_NATIVE && !native?.available) ctx.skip();
+    expect(native?.available, native?.reason).toBe(true);
+    expect(preferredBackend()).toBe('native');
+    if (cpuHasAvx2) expect(native?.implementation).toMatch(/avx2/);
+  });
+
+  it('honours PQID_BACKEND and refuses a backend that cannot do what is asked', async () => {
+    const prev = process.env.PQID_BACKEND;
+    process.env.PQID_BACKEND = 'noble';
+    try {
+      expect(preferredBackend()).toBe('noble');
+    } finally {
+      if (prev === undefined) delete process.env.PQID_BACKEND;
+      else process.env.PQID_BACKEND = prev;
+    }
+    const node = backends().find((b) => b.name === 'node');
+    if (node?.available) {
+      // OpenSSL offers no deterministic ML-DSA: asking node:crypto for it must fail loudly, not silently hedge.
+      await expect(
+        mldsa.sign('ML-DSA-44', new Uint8Array(32), new Uint8Array(1), { deterministic: true, backend: 'node' }),
+      ).rejects.toMatchObject({ code: 'ERR_BACKEND_UNAVAILABLE' });
+    }
+    await expect(
+      mldsa.sign('ML-DSA-44', new Uint8Array(32), new Uint8Array(1), { backend: 'nope' as 'noble' }),
+    ).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
+  });
+
+  it('falls back with one warning line when the native addon cannot load', async () => {
+    // A resolve hook makes the addon unloadable in a child process, as on a machine without Rust.
+    const hook = `import { registerHooks } from 'node:module';
+registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new Error('simulated: addon not built'); return next(s, c); } });`;
+    const script = `import('@pqid/jose').then(async (m) => {
+  const seed = new Uint8Array(32);
+  const { publicKey } = await m.mldsa.keygen('ML-DSA-65', seed);
+  const sig = await m.mldsa.sign('ML-DSA-65', seed, new Uint8Array([1]));
+  await m.mldsa.sign('ML-DSA-65', seed, new Uint8Array([2]));
+  const ok = await m.mldsa.verify('ML-DSA-65', publicKey, new Uint8Array([1]), sig);
+  console.log(JSON.stringify({ ok, preferred: m.preferredBackend(), native: m.backends()[0] }));
+});`;
+    const { stdout, stderr } = await run(
+      node,
+      ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', script],
+      { cwd: root, env: { ...process.env, PQID_BACKEND: '', PQID_QUIET: '' } },
+    );
+    const out = JSON.parse(stdout);
+    expect(out.ok).toBe(true);
+    expect(out.preferred).not.toBe('native');
+    expect(out.native.available).toBe(false);
+    expect(out.native.reason).toContain('simulated: addon not built');
+    const warnings = stderr.split('\n').filter((l) => l.includes('native ML-DSA backend unavailable'));
+    expect(warnings).toHaveLength(1);
+  });
+});
