@@ -3,6 +3,14 @@ import { defineConfig } from 'vitest/config';
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+// The suite needs Node 24 (node:crypto ML-DSA, node:sqlite). `npm test` puts the pinned Node from
+// node_modules/.bin first on PATH; a bare `vitest` may pick up an older system Node instead.
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  throw new Error(
+    `pqid tests need Node 24, this is ${process.version}: run \`npm test\` or \`node_modules/.bin/node node_modules/.bin/vitest run\``,
+  );
+}
+
 // One config for the whole workspace: `npm test` runs every package's suite.
 // Workspace packages resolve to their TypeScript sources so tests never run stale builds.
 export default defineConfig({

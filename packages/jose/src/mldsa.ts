@@ -2,15 +2,23 @@
  * Raw ML-DSA (FIPS 204, pure) on byte arrays, over whichever backend fits. Used by the JOSE
  * layer, by @pqid/xmldsig, and by tests that run the NIST vectors on every backend.
  */
-import { backends, chooseBackend, preferredBackend } from './backends/select.ts';
-import { MAX_CONTEXT_BYTES, MLDSA_PARAMS, RND_BYTES, SEED_BYTES, isMlDsaAlg, type MlDsaAlg } from './backends/params.ts';
-import type { BackendName } from './backends/types.ts';
-import { InvalidArgument, UnsupportedAlgorithm } from './errors.ts';
-import { isBytes } from './encoding.ts';
 
+import {
+  isMlDsaAlg,
+  MAX_CONTEXT_BYTES,
+  MLDSA_PARAMS,
+  type MlDsaAlg,
+  RND_BYTES,
+  SEED_BYTES,
+} from './backends/params.ts';
+import { backends, chooseBackend, preferredBackend } from './backends/select.ts';
+import type { BackendName } from './backends/types.ts';
+import { isBytes } from './encoding.ts';
+import { InvalidArgument, UnsupportedAlgorithm } from './errors.ts';
+
+export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
 export { backends, preferredBackend } from './backends/select.ts';
 export type { BackendName, BackendStatus } from './backends/types.ts';
-export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
 
 export interface MlDsaSignOptions {
   /** FIPS 204 context string, 0–255 bytes. JOSE uses the empty context. */
@@ -46,7 +54,8 @@ function checkBytes(name: string, v: unknown, ...lengths: number[]): Uint8Array 
 export function checkContext(context: unknown): Uint8Array {
   if (context === undefined) return EMPTY;
   const c = checkBytes('context', context);
-  if (c.length > MAX_CONTEXT_BYTES) throw new InvalidArgument(`context must be at most 255 bytes, got ${c.length}`);
+  if (c.length > MAX_CONTEXT_BYTES)
+    throw new InvalidArgument(`context must be at most 255 bytes, got ${c.length}`);
   return c;
 }
 
@@ -57,6 +66,42 @@ export function signingRnd(opts: Pick<MlDsaSignOptions, 'deterministic' | 'rnd'>
   return opts.deterministic ? ZERO_RND : undefined;
 }
 
+function signArgs(alg: MlDsaAlg, secretKey: Uint8Array, message: Uint8Array, opts: MlDsaSignOptions) {
+  const a = checkAlg(alg);
+  const sk = checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
+  const msg = checkBytes('message', message);
+  const context = checkContext(opts.context);
+  const rnd = signingRnd(opts);
+  const backend = chooseBackend(
+    { rnd: rnd !== undefined, context: context.length > 0, expandedKeys: sk.length !== SEED_BYTES },
+    opts.backend,
+  );
+  return {
+    a,
+    backend,
+    prepared: backend.prepareSecret(a, sk),
+    msg,
+    params: { context, ...(rnd ? { rnd } : {}) },
+  };
+}
+
+/** Undefined when the inputs are well-formed, false when they cannot possibly verify. */
+function verifyArgs(
+  alg: MlDsaAlg,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  opts: MlDsaVerifyOptions,
+) {
+  const a = checkAlg(alg);
+  const pk = checkBytes('publicKey', publicKey, MLDSA_PARAMS[a].publicKey);
+  const msg = checkBytes('message', message);
+  const sig = checkBytes('signature', signature);
+  const context = checkContext(opts.context);
+  const backend = chooseBackend({ context: context.length > 0 }, opts.backend);
+  return { a, pk, msg, sig, context, backend, plausible: sig.length === MLDSA_PARAMS[a].signature };
+}
+
 export const mldsa = {
   backends,
   preferredBackend,
@@ -65,33 +110,46 @@ export const mldsa = {
   async keygen(alg: MlDsaAlg, seed: Uint8Array, opts: { backend?: BackendName } = {}) {
     const a = checkAlg(alg);
     const s = checkBytes('seed', seed, SEED_BYTES);
-    const publicKey = await chooseBackend({}, opts.backend).publicKeyFromSeed(a, s);
-    return { publicKey, secretKey: s };
+    return { publicKey: chooseBackend({}, opts.backend).publicKeyFromSeed(a, s), secretKey: s };
   },
 
-  /** Sign with a 32-byte seed or a FIPS 204 expanded secret key. */
+  /** Sign with a 32-byte seed or a FIPS 204 expanded secret key; off the event loop where the backend can. */
   async sign(alg: MlDsaAlg, secretKey: Uint8Array, message: Uint8Array, opts: MlDsaSignOptions = {}) {
-    const a = checkAlg(alg);
-    const sk = checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
-    const msg = checkBytes('message', message);
-    const context = checkContext(opts.context);
-    const rnd = signingRnd(opts);
-    const backend = chooseBackend(
-      { rnd: rnd !== undefined, context: context.length > 0, expandedKeys: sk.length !== SEED_BYTES },
-      opts.backend,
-    );
-    const prepared = await backend.prepareSecret(a, sk);
-    return backend.sign(a, prepared, msg, { context, ...(rnd ? { rnd } : {}) });
+    const { a, backend, prepared, msg, params } = signArgs(alg, secretKey, message, opts);
+    return backend.sign(a, prepared, msg, params);
   },
 
   /** False for any signature that does not verify, including one of the wrong length. */
-  async verify(alg: MlDsaAlg, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, opts: MlDsaVerifyOptions = {}) {
-    const a = checkAlg(alg);
-    const pk = checkBytes('publicKey', publicKey, MLDSA_PARAMS[a].publicKey);
-    const msg = checkBytes('message', message);
-    const sig = checkBytes('signature', signature);
-    const context = checkContext(opts.context);
-    if (sig.length !== MLDSA_PARAMS[a].signature) return false;
-    return chooseBackend({ context: context.length > 0 }, opts.backend).verify(a, pk, msg, sig, context);
+  async verify(
+    alg: MlDsaAlg,
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    opts: MlDsaVerifyOptions = {},
+  ) {
+    const v = verifyArgs(alg, publicKey, message, signature, opts);
+    return v.plausible && v.backend.verify(v.a, v.pk, v.msg, v.sig, v.context);
+  },
+
+  /** Blocking forms, for synchronous callers such as xml-crypto's SignatureAlgorithm. */
+  signSync(
+    alg: MlDsaAlg,
+    secretKey: Uint8Array,
+    message: Uint8Array,
+    opts: MlDsaSignOptions = {},
+  ): Uint8Array {
+    const { a, backend, prepared, msg, params } = signArgs(alg, secretKey, message, opts);
+    return backend.signSync(a, prepared, msg, params);
+  },
+
+  verifySync(
+    alg: MlDsaAlg,
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    opts: MlDsaVerifyOptions = {},
+  ): boolean {
+    const v = verifyArgs(alg, publicKey, message, signature, opts);
+    return v.plausible && v.backend.verifySync(v.a, v.pk, v.msg, v.sig, v.context);
   },
 };

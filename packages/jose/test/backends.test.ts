@@ -79,3 +79,27 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     expect(warnings).toHaveLength(1);
   });
 });
+
+describe('synchronous forms', () => {
+  const seed = new Uint8Array(32).fill(7);
+  const msg = new TextEncoder().encode('SignedInfo bytes');
+  const context = new TextEncoder().encode('ctx');
+  for (const b of backends().filter((x) => x.available)) {
+    it(`signSync/verifySync agree with the async API on ${b.name}`, async () => {
+      const backend = b.name;
+      const { publicKey } = await mldsa.keygen('ML-DSA-65', seed, { backend });
+      const det = b.capabilities.rnd ? { deterministic: true } : {};
+      const s1 = mldsa.signSync('ML-DSA-65', seed, msg, { ...det, context, backend });
+      expect(mldsa.verifySync('ML-DSA-65', publicKey, msg, s1, { context, backend })).toBe(true);
+      expect(await mldsa.verify('ML-DSA-65', publicKey, msg, s1, { context, backend })).toBe(true);
+      expect(mldsa.verifySync('ML-DSA-65', publicKey, msg, s1, { backend })).toBe(false); // context matters
+      const bad = s1.slice();
+      bad[10] = (bad[10] as number) ^ 1;
+      expect(mldsa.verifySync('ML-DSA-65', publicKey, msg, bad, { context, backend })).toBe(false);
+      if (b.capabilities.rnd) {
+        const s2 = await mldsa.sign('ML-DSA-65', seed, msg, { deterministic: true, context, backend });
+        expect(Buffer.from(s2).equals(Buffer.from(s1))).toBe(true);
+      }
+    });
+  }
+});

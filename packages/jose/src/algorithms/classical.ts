@@ -13,19 +13,54 @@ interface ClassicalSpec {
 }
 
 const SPECS: ClassicalSpec[] = [
-  { alg: 'ES256', kty: 'EC', crv: 'P-256', sizes: { publicKey: 65, privateKey: 32, signature: 64 }, description: 'ECDSA P-256 SHA-256' },
-  { alg: 'ES384', kty: 'EC', crv: 'P-384', sizes: { publicKey: 97, privateKey: 48, signature: 96 }, description: 'ECDSA P-384 SHA-384' },
-  { alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519', sizes: { publicKey: 32, privateKey: 32, signature: 64 }, description: 'EdDSA (Ed25519 keys only)' },
-  { alg: 'Ed25519', kty: 'OKP', crv: 'Ed25519', sizes: { publicKey: 32, privateKey: 32, signature: 64 }, description: 'Ed25519 (RFC 9864)' },
-  { alg: 'RS256', kty: 'RSA', sizes: { publicKey: 256, privateKey: 1190, signature: 256 }, description: 'RSASSA-PKCS1-v1_5 SHA-256, 2048-bit' },
-  { alg: 'PS256', kty: 'RSA', sizes: { publicKey: 256, privateKey: 1190, signature: 256 }, description: 'RSASSA-PSS SHA-256, 2048-bit' },
+  {
+    alg: 'ES256',
+    kty: 'EC',
+    crv: 'P-256',
+    sizes: { publicKey: 65, privateKey: 32, signature: 64 },
+    description: 'ECDSA P-256 SHA-256',
+  },
+  {
+    alg: 'ES384',
+    kty: 'EC',
+    crv: 'P-384',
+    sizes: { publicKey: 97, privateKey: 48, signature: 96 },
+    description: 'ECDSA P-384 SHA-384',
+  },
+  {
+    alg: 'EdDSA',
+    kty: 'OKP',
+    crv: 'Ed25519',
+    sizes: { publicKey: 32, privateKey: 32, signature: 64 },
+    description: 'EdDSA (Ed25519 keys only)',
+  },
+  {
+    alg: 'Ed25519',
+    kty: 'OKP',
+    crv: 'Ed25519',
+    sizes: { publicKey: 32, privateKey: 32, signature: 64 },
+    description: 'Ed25519 (RFC 9864)',
+  },
+  {
+    alg: 'RS256',
+    kty: 'RSA',
+    sizes: { publicKey: 256, privateKey: 1190, signature: 256 },
+    description: 'RSASSA-PKCS1-v1_5 SHA-256, 2048-bit',
+  },
+  {
+    alg: 'PS256',
+    kty: 'RSA',
+    sizes: { publicKey: 256, privateKey: 1190, signature: 256 },
+    description: 'RSASSA-PSS SHA-256, 2048-bit',
+  },
 ];
 
 type Key = jose.CryptoKey | Uint8Array;
 
 function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
   const check = (jwk: Jwk) => {
-    if (spec.crv && jwk.crv !== spec.crv) throw new JwkInvalid(`${spec.alg} needs a ${spec.crv} key, got crv ${String(jwk.crv)}`);
+    if (spec.crv && jwk.crv !== spec.crv)
+      throw new JwkInvalid(`${spec.alg} needs a ${spec.crv} key, got crv ${String(jwk.crv)}`);
   };
   const importKey = async (jwk: Jwk): Promise<Key> => {
     check(jwk);
@@ -48,7 +83,8 @@ function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
     description: `${spec.description} (via jose)`,
     unavailable: () => undefined,
     async generate({ seed, traditionalSecret }) {
-      if (seed || traditionalSecret) throw new InvalidArgument(`${spec.alg} keys cannot be derived from a seed`);
+      if (seed || traditionalSecret)
+        throw new InvalidArgument(`${spec.alg} keys cannot be derived from a seed`);
       const { privateKey } = await jose.generateKeyPair(spec.alg, { extractable: true, modulusLength: 2048 });
       const privateJwk = { ...(await jose.exportJWK(privateKey)), alg: spec.alg } as Jwk;
       return { privateJwk, publicJwk: publicOnly(privateJwk) };
@@ -60,7 +96,9 @@ function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
     },
     plausibleSignature: (sig) => sig.length > 0 && sig.length <= 1024,
     async sign(m, input) {
-      const jws = await new jose.FlattenedSign(input.payload).setProtectedHeader(input.header as jose.JWSHeaderParameters).sign(m as Key);
+      const jws = await new jose.FlattenedSign(input.payload)
+        .setProtectedHeader(input.header as jose.JWSHeaderParameters)
+        .sign(m as Key);
       // jose re-serializes the header; it must be byte-identical to the one we committed to.
       if (jws.protected !== input.protectedB64) throw new Error('jose produced a different protected header');
       return b64uDecode(jws.signature) as Uint8Array;

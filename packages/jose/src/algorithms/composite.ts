@@ -5,10 +5,10 @@
  * A composite verifies only when both halves verify.
  */
 import crypto from 'node:crypto';
-import { MLDSA_PARAMS, SEED_BYTES, type MlDsaAlg } from '../backends/params.ts';
+import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { b64u, concat, equalBytes, utf8 } from '../encoding.ts';
 import { JwkInvalid } from '../errors.ts';
-import { MlDsaSecret, akpMember, mldsaPublicFromSeed, mldsaSign, mldsaVerify } from './mldsa.ts';
+import { akpMember, MlDsaSecret, mldsaPublicFromSeed, mldsaSign, mldsaVerify } from './mldsa.ts';
 import { TRADITIONAL, type Traditional, type TraditionalKey } from './traditional.ts';
 import type { AlgorithmEntry } from './types.ts';
 
@@ -34,10 +34,18 @@ interface CompositePublic {
 }
 
 const preHash = (ph: PreHash, m: Uint8Array) =>
-  new Uint8Array(crypto.createHash(ph, ph === 'shake256' ? { outputLength: 64 } : {}).update(m).digest());
+  new Uint8Array(
+    crypto
+      .createHash(ph, ph === 'shake256' ? { outputLength: 64 } : {})
+      .update(m)
+      .digest(),
+  );
 
 /** The message representative both components sign (empty JOSE context → length byte 0). */
-export function messageRepresentative(spec: Pick<CompositeSpec, 'label' | 'ph'>, signingInput: Uint8Array): Uint8Array {
+export function messageRepresentative(
+  spec: Pick<CompositeSpec, 'label' | 'ph'>,
+  signingInput: Uint8Array,
+): Uint8Array {
   return concat(PREFIX, utf8(spec.label), Uint8Array.of(0), preHash(spec.ph, signingInput));
 }
 
@@ -76,10 +84,14 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
       const tk = trad.importPrivate(tsk);
       const derived = concat(await mldsaPublicFromSeed(spec.mldsa, seed), tk.publicBytes);
       if (!equalBytes(derived, pub)) throw new JwkInvalid('JWK "pub" does not match "priv"');
-      const material: CompositePrivate = { mldsa: new MlDsaSecret(spec.mldsa, new Uint8Array(seed)), trad: tk };
+      const material: CompositePrivate = {
+        mldsa: new MlDsaSecret(spec.mldsa, new Uint8Array(seed)),
+        trad: tk,
+      };
       return { material, publicJwk: { kty: 'AKP', alg: spec.alg, pub: jwk.pub as string } };
     },
-    plausibleSignature: (sig) => sig.length > mp.signature && sig.length <= mp.signature + trad.maxSignatureBytes,
+    plausibleSignature: (sig) =>
+      sig.length > mp.signature && sig.length <= mp.signature + trad.maxSignatureBytes,
     async sign(m, input, opts) {
       const k = m as CompositePrivate;
       const mPrime = messageRepresentative(spec, input.bytes);
@@ -104,12 +116,48 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
 }
 
 export const COMPOSITES: readonly CompositeSpec[] = [
-  { alg: 'ML-DSA-44-Ed25519', mldsa: 'ML-DSA-44', trad: TRADITIONAL.Ed25519, label: 'COMPSIG-MLDSA44-Ed25519-SHA512', ph: 'sha512' },
-  { alg: 'ML-DSA-65-Ed25519', mldsa: 'ML-DSA-65', trad: TRADITIONAL.Ed25519, label: 'COMPSIG-MLDSA65-Ed25519-SHA512', ph: 'sha512' },
-  { alg: 'ML-DSA-44-ES256', mldsa: 'ML-DSA-44', trad: TRADITIONAL['ECDSA-P256'], label: 'COMPSIG-MLDSA44-ECDSA-P256-SHA256', ph: 'sha256' },
-  { alg: 'ML-DSA-65-ES256', mldsa: 'ML-DSA-65', trad: TRADITIONAL['ECDSA-P256'], label: 'COMPSIG-MLDSA65-ECDSA-P256-SHA512', ph: 'sha512' },
-  { alg: 'ML-DSA-87-ES384', mldsa: 'ML-DSA-87', trad: TRADITIONAL['ECDSA-P384'], label: 'COMPSIG-MLDSA87-ECDSA-P384-SHA512', ph: 'sha512' },
-  { alg: 'ML-DSA-87-Ed448', mldsa: 'ML-DSA-87', trad: TRADITIONAL.Ed448, label: 'COMPSIG-MLDSA87-Ed448-SHAKE256', ph: 'shake256' },
+  {
+    alg: 'ML-DSA-44-Ed25519',
+    mldsa: 'ML-DSA-44',
+    trad: TRADITIONAL.Ed25519,
+    label: 'COMPSIG-MLDSA44-Ed25519-SHA512',
+    ph: 'sha512',
+  },
+  {
+    alg: 'ML-DSA-65-Ed25519',
+    mldsa: 'ML-DSA-65',
+    trad: TRADITIONAL.Ed25519,
+    label: 'COMPSIG-MLDSA65-Ed25519-SHA512',
+    ph: 'sha512',
+  },
+  {
+    alg: 'ML-DSA-44-ES256',
+    mldsa: 'ML-DSA-44',
+    trad: TRADITIONAL['ECDSA-P256'],
+    label: 'COMPSIG-MLDSA44-ECDSA-P256-SHA256',
+    ph: 'sha256',
+  },
+  {
+    alg: 'ML-DSA-65-ES256',
+    mldsa: 'ML-DSA-65',
+    trad: TRADITIONAL['ECDSA-P256'],
+    label: 'COMPSIG-MLDSA65-ECDSA-P256-SHA512',
+    ph: 'sha512',
+  },
+  {
+    alg: 'ML-DSA-87-ES384',
+    mldsa: 'ML-DSA-87',
+    trad: TRADITIONAL['ECDSA-P384'],
+    label: 'COMPSIG-MLDSA87-ECDSA-P384-SHA512',
+    ph: 'sha512',
+  },
+  {
+    alg: 'ML-DSA-87-Ed448',
+    mldsa: 'ML-DSA-87',
+    trad: TRADITIONAL.Ed448,
+    label: 'COMPSIG-MLDSA87-Ed448-SHAKE256',
+    ph: 'shake256',
+  },
 ];
 
 export const compositeEntries = (): AlgorithmEntry[] => COMPOSITES.map(compositeEntry);

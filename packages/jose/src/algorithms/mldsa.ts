@@ -1,6 +1,7 @@
 /** Pure ML-DSA in JOSE (RFC 9964): kty AKP, `pub` = FIPS 204 public key, `priv` = 32-byte seed, empty context. */
+
+import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
-import { MLDSA_PARAMS, SEED_BYTES, type MlDsaAlg } from '../backends/params.ts';
 import type { BackendName, MlDsaBackend } from '../backends/types.ts';
 import { b64u, b64uDecode, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
@@ -12,7 +13,7 @@ const ZERO_RND = new Uint8Array(32);
 /** A seed plus the per-backend signing handles made from it, built once per key. */
 export class MlDsaSecret {
   readonly #seed: Uint8Array;
-  readonly #prepared = new Map<BackendName, Promise<unknown>>();
+  readonly #prepared = new Map<BackendName, unknown>();
   readonly alg: MlDsaAlg;
   constructor(alg: MlDsaAlg, seed: Uint8Array) {
     this.alg = alg;
@@ -21,9 +22,9 @@ export class MlDsaSecret {
   get seed(): Uint8Array {
     return this.#seed;
   }
-  prepared(backend: MlDsaBackend): Promise<unknown> {
+  prepared(backend: MlDsaBackend): unknown {
     let p = this.#prepared.get(backend.name);
-    if (!p) {
+    if (p === undefined) {
       p = backend.prepareSecret(this.alg, this.#seed);
       this.#prepared.set(backend.name, p);
     }
@@ -38,25 +39,40 @@ export interface MlDsaSignParams {
 }
 
 /** Shared by pure ML-DSA and the ML-DSA half of composites. */
-export async function mldsaSign(secret: MlDsaSecret, message: Uint8Array, p: MlDsaSignParams): Promise<Uint8Array> {
+export async function mldsaSign(
+  secret: MlDsaSecret,
+  message: Uint8Array,
+  p: MlDsaSignParams,
+): Promise<Uint8Array> {
   const backend = chooseBackend({ rnd: !!p.deterministic, context: p.context.length > 0 }, p.backend);
-  const prepared = await secret.prepared(backend);
-  return backend.sign(secret.alg, prepared, message, { context: p.context, ...(p.deterministic ? { rnd: ZERO_RND } : {}) });
+  const prepared = secret.prepared(backend);
+  return backend.sign(secret.alg, prepared, message, {
+    context: p.context,
+    ...(p.deterministic ? { rnd: ZERO_RND } : {}),
+  });
 }
 
-export async function mldsaVerify(alg: MlDsaAlg, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Uint8Array) {
+export async function mldsaVerify(
+  alg: MlDsaAlg,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context: Uint8Array,
+) {
   if (signature.length !== MLDSA_PARAMS[alg].signature) return false;
   return chooseBackend({ context: context.length > 0 }).verify(alg, publicKey, message, signature, context);
 }
 
-export const mldsaPublicFromSeed = (alg: MlDsaAlg, seed: Uint8Array) => chooseBackend().publicKeyFromSeed(alg, seed);
+export const mldsaPublicFromSeed = (alg: MlDsaAlg, seed: Uint8Array) =>
+  chooseBackend().publicKeyFromSeed(alg, seed);
 
 /** Decodes an AKP member of an exact length, or throws JwkInvalid naming the member. */
 export function akpMember(jwk: Jwk, name: 'pub' | 'priv', length: number): Uint8Array {
   const v = jwk[name];
   const bytes = typeof v === 'string' ? b64uDecode(v) : undefined;
   if (!bytes) throw new JwkInvalid(`JWK "${name}" must be a base64url string`);
-  if (bytes.length !== length) throw new JwkInvalid(`JWK "${name}" must be ${length} bytes for ${jwk.alg}, got ${bytes.length}`);
+  if (bytes.length !== length)
+    throw new JwkInvalid(`JWK "${name}" must be ${length} bytes for ${jwk.alg}, got ${bytes.length}`);
   return bytes;
 }
 
@@ -85,7 +101,8 @@ export function mldsaEntry(alg: MlDsaAlg): AlgorithmEntry {
       const pub = akpMember(jwk, 'pub', p.publicKey);
       const seed = akpMember(jwk, 'priv', SEED_BYTES);
       // A priv that does not derive pub would sign tokens nobody can verify: refuse it now.
-      if (!equalBytes(await mldsaPublicFromSeed(alg, seed), pub)) throw new JwkInvalid('JWK "pub" does not match "priv"');
+      if (!equalBytes(await mldsaPublicFromSeed(alg, seed), pub))
+        throw new JwkInvalid('JWK "pub" does not match "priv"');
       return { material: new MlDsaSecret(alg, seed), publicJwk: { kty: 'AKP', alg, pub: jwk.pub as string } };
     },
     plausibleSignature: (sig) => sig.length === p.signature,

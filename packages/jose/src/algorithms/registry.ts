@@ -6,7 +6,11 @@ import { compositeEntries } from './composite.ts';
 import { mldsaEntry } from './mldsa.ts';
 import type { AlgorithmEntry } from './types.ts';
 
-const ENTRIES: readonly AlgorithmEntry[] = [...MLDSA_ALGS.map(mldsaEntry), ...compositeEntries(), ...classicalEntries()];
+const ENTRIES: readonly AlgorithmEntry[] = [
+  ...MLDSA_ALGS.map(mldsaEntry),
+  ...compositeEntries(),
+  ...classicalEntries(),
+];
 const BY_ALG = new Map(ENTRIES.map((e) => [e.alg, e]));
 
 /** Every registered algorithm, including ones this runtime cannot run (see `unavailable()`). */
@@ -27,5 +31,7 @@ export const isRegistered = (alg: unknown): alg is string => typeof alg === 'str
 
 /** Ed25519 keys serve both the legacy `EdDSA` and the fully specified `Ed25519` identifiers. */
 export function keyServesAlg(keyAlg: string, alg: string): boolean {
-  return keyAlg === alg || (keyAlg === 'EdDSA' && alg === 'Ed25519') || (keyAlg === 'Ed25519' && alg === 'EdDSA');
+  return (
+    keyAlg === alg || (keyAlg === 'EdDSA' && alg === 'Ed25519') || (keyAlg === 'Ed25519' && alg === 'EdDSA')
+  );
 }

@@ -59,7 +59,8 @@ const P384: Curve = {
 
 /** Strict DER Ecdsa-Sig-Value → r‖s (fixed width); undefined for anything non-canonical (-05 §4.2.1). */
 export function derToRaw(der: Uint8Array, n: number): Uint8Array | undefined {
-  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2 || (der[1] as number) >= 0x80) return undefined;
+  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2 || (der[1] as number) >= 0x80)
+    return undefined;
   const out = new Uint8Array(2 * n);
   let off = 2;
   for (let i = 0; i < 2; i++) {
@@ -90,7 +91,10 @@ function ecdsa(curve: Curve): Traditional {
     }
     const x = b64u(pub.subarray(1, 1 + curve.n));
     const y = b64u(pub.subarray(1 + curve.n));
-    const privateKey = crypto.createPrivateKey({ key: { kty: 'EC', crv: curve.name, d: b64u(d), x, y }, format: 'jwk' });
+    const privateKey = crypto.createPrivateKey({
+      key: { kty: 'EC', crv: curve.name, d: b64u(d), x, y },
+      format: 'jwk',
+    });
     return { privateKey, publicKey: crypto.createPublicKey(privateKey), publicBytes: pub };
   };
   return {
@@ -105,7 +109,8 @@ function ecdsa(curve: Curve): Traditional {
         const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: curve.name });
         d = new Uint8Array(Buffer.from(privateKey.export({ format: 'jwk' }).d as string, 'base64url'));
       }
-      if (d.length !== curve.n) throw new InvalidArgument(`${curve.name} private key must be ${curve.n} bytes`);
+      if (d.length !== curve.n)
+        throw new InvalidArgument(`${curve.name} private key must be ${curve.n} bytes`);
       const k = fromRaw(d);
       return { privateBytes: concat(curve.before, d, curve.after), publicBytes: k.publicBytes };
     },
@@ -127,7 +132,12 @@ function ecdsa(curve: Curve): Traditional {
       }
       try {
         const publicKey = crypto.createPublicKey({
-          key: { kty: 'EC', crv: curve.name, x: b64u(bytes.subarray(1, 1 + curve.n)), y: b64u(bytes.subarray(1 + curve.n)) },
+          key: {
+            kty: 'EC',
+            crv: curve.name,
+            x: b64u(bytes.subarray(1, 1 + curve.n)),
+            y: b64u(bytes.subarray(1 + curve.n)),
+          },
           format: 'jwk',
         });
         return { publicKey, publicBytes: bytes };
@@ -136,7 +146,9 @@ function ecdsa(curve: Curve): Traditional {
       }
     },
     sign(key, message) {
-      return new Uint8Array(crypto.sign(curve.hash, message, { key: key.privateKey as KeyObject, dsaEncoding: 'der' }));
+      return new Uint8Array(
+        crypto.sign(curve.hash, message, { key: key.privateKey as KeyObject, dsaEncoding: 'der' }),
+      );
     },
     verify(key, message, signature) {
       const raw = derToRaw(signature, curve.n);
@@ -148,7 +160,13 @@ function ecdsa(curve: Curve): Traditional {
 
 // ---- EdDSA ------------------------------------------------------------------------------
 
-function eddsa(name: 'Ed25519' | 'Ed448', size: number, sigBytes: number, pkcs8Prefix: string, spkiPrefix: string): Traditional {
+function eddsa(
+  name: 'Ed25519' | 'Ed448',
+  size: number,
+  sigBytes: number,
+  pkcs8Prefix: string,
+  spkiPrefix: string,
+): Traditional {
   const unavailable = () => {
     try {
       crypto.generateKeyPairSync(name.toLowerCase() as 'ed25519');
@@ -158,7 +176,11 @@ function eddsa(name: 'Ed25519' | 'Ed448', size: number, sigBytes: number, pkcs8P
     }
   };
   const fromSeed = (seed: Uint8Array): TraditionalKey => {
-    const privateKey = crypto.createPrivateKey({ key: Buffer.from(concat(hexBytes(pkcs8Prefix), seed)), format: 'der', type: 'pkcs8' });
+    const privateKey = crypto.createPrivateKey({
+      key: Buffer.from(concat(hexBytes(pkcs8Prefix), seed)),
+      format: 'der',
+      type: 'pkcs8',
+    });
     const publicKey = crypto.createPublicKey(privateKey);
     const der = publicKey.export({ format: 'der', type: 'spki' });
     return { privateKey, publicKey, publicBytes: new Uint8Array(der.subarray(der.length - size)) };
@@ -175,13 +197,18 @@ function eddsa(name: 'Ed25519' | 'Ed448', size: number, sigBytes: number, pkcs8P
       return { privateBytes: seed, publicBytes: fromSeed(seed).publicBytes };
     },
     importPrivate(bytes) {
-      if (bytes.length !== size) throw new JwkInvalid(`the ${name} component of "priv" must be ${size} bytes`);
+      if (bytes.length !== size)
+        throw new JwkInvalid(`the ${name} component of "priv" must be ${size} bytes`);
       return fromSeed(bytes);
     },
     importPublic(bytes) {
       if (bytes.length !== size) throw new JwkInvalid(`the ${name} component of "pub" must be ${size} bytes`);
       try {
-        const publicKey = crypto.createPublicKey({ key: Buffer.from(concat(hexBytes(spkiPrefix), bytes)), format: 'der', type: 'spki' });
+        const publicKey = crypto.createPublicKey({
+          key: Buffer.from(concat(hexBytes(spkiPrefix), bytes)),
+          format: 'der',
+          type: 'spki',
+        });
         return { publicKey, publicBytes: bytes };
       } catch {
         throw new JwkInvalid(`the ${name} component of "pub" is not a valid public key`);

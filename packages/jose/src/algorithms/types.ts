@@ -41,7 +41,10 @@ export interface AlgorithmEntry {
   /** Undefined when usable here, else why not (e.g. no Ed448 in this runtime). */
   unavailable(): string | undefined;
   /** A fresh key pair as JWKs (without `kid`: the caller adds the thumbprint). */
-  generate(opts: { seed?: Uint8Array; traditionalSecret?: Uint8Array }): Promise<{ publicJwk: Jwk; privateJwk: Jwk }>;
+  generate(opts: {
+    seed?: Uint8Array;
+    traditionalSecret?: Uint8Array;
+  }): Promise<{ publicJwk: Jwk; privateJwk: Jwk }>;
   /** Validates a JWK of this algorithm and returns the key material; throws JwkInvalid. */
   importPublic(jwk: Jwk): Promise<Material>;
   importPrivate(jwk: Jwk): Promise<{ material: Material; publicJwk: Jwk }>;

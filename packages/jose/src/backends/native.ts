@@ -1,4 +1,4 @@
-import { SEED_BYTES, type MlDsaAlg } from './params.ts';
+import { type MlDsaAlg, SEED_BYTES } from './params.ts';
 import type { BackendStatus, MlDsaBackend } from './types.ts';
 
 /**
@@ -13,6 +13,12 @@ interface NativeScheme {
   readonly implementation: string;
   keygen(seed: Uint8Array): { publicKey: Uint8Array; secretKey: NativeSecretKey };
   importSecretKey(expanded: Uint8Array): NativeSecretKey;
+  sign(
+    sk: NativeSecretKey,
+    message: Uint8Array,
+    options?: { context?: Uint8Array; rnd?: Uint8Array },
+  ): Uint8Array;
+  verify(pk: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array): boolean;
   signAsync(
     sk: NativeSecretKey,
     message: Uint8Array,
@@ -66,12 +72,12 @@ export const nativeBackend: MlDsaBackend = {
   name: 'native',
   // Cached: the choice of backend happens on every signature, info() crosses into native code.
   status: () => (status ??= computeStatus()),
-  async publicKeyFromSeed(alg, seed) {
+  publicKeyFromSeed(alg, seed) {
     const { publicKey, secretKey } = (mod as NativeModule).scheme(alg).keygen(seed);
     secretKey.free();
     return publicKey;
   },
-  async prepareSecret(alg, secret) {
+  prepareSecret(alg, secret) {
     const s = (mod as NativeModule).scheme(alg);
     const sk = secret.length === SEED_BYTES ? s.keygen(secret).secretKey : s.importSecretKey(secret);
     const holder = { sk };
@@ -81,6 +87,17 @@ export const nativeBackend: MlDsaBackend = {
   sign(alg, prepared, message, { context, rnd }) {
     const { sk } = prepared as { sk: NativeSecretKey };
     return (mod as NativeModule).scheme(alg).signAsync(sk, message, { context, ...(rnd ? { rnd } : {}) });
+  },
+  signSync(alg, prepared, message, { context, rnd }) {
+    const { sk } = prepared as { sk: NativeSecretKey };
+    return (mod as NativeModule).scheme(alg).sign(sk, message, { context, ...(rnd ? { rnd } : {}) });
+  },
+  verifySync(alg, publicKey, message, signature, context) {
+    try {
+      return (mod as NativeModule).scheme(alg).verify(publicKey, message, signature, context);
+    } catch {
+      return false;
+    }
   },
   async verify(alg, publicKey, message, signature, context) {
     try {

@@ -1,5 +1,5 @@
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
-import { SEED_BYTES, type MlDsaAlg } from './params.ts';
+import { type MlDsaAlg, SEED_BYTES } from './params.ts';
 import type { BackendStatus, MlDsaBackend } from './types.ts';
 
 /** @noble/post-quantum: pure JS, runs everywhere, slowest. Synchronous, so it blocks the loop. */
@@ -25,23 +25,29 @@ export const nobleBackend: MlDsaBackend = {
       capabilities: { rnd: true, context: true, expandedKeys: true },
     };
   },
-  async publicKeyFromSeed(alg: MlDsaAlg, seed: Uint8Array) {
+  publicKeyFromSeed(alg: MlDsaAlg, seed: Uint8Array) {
     return impl[alg].keygen(seed).publicKey;
   },
-  async prepareSecret(alg: MlDsaAlg, secret: Uint8Array) {
+  prepareSecret(alg: MlDsaAlg, secret: Uint8Array) {
     return new NobleSecret(secret.length === SEED_BYTES ? impl[alg].keygen(secret).secretKey : secret);
   },
-  async sign(alg, prepared, message, { context, rnd }) {
+  signSync(alg, prepared, message, { context, rnd }) {
     return impl[alg].sign(message, (prepared as NobleSecret).bytes, {
       context,
       ...(rnd ? { extraEntropy: rnd } : {}),
     });
   },
-  async verify(alg, publicKey, message, signature, context) {
+  verifySync(alg, publicKey, message, signature, context) {
     try {
       return impl[alg].verify(signature, message, publicKey, { context });
     } catch {
       return false;
     }
+  },
+  async sign(alg, prepared, message, params) {
+    return this.signSync(alg, prepared, message, params);
+  },
+  async verify(alg, publicKey, message, signature, context) {
+    return this.verifySync(alg, publicKey, message, signature, context);
   },
 };

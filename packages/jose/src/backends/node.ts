@@ -11,8 +11,13 @@ function probe(): { status: BackendStatus } {
   const base = { name: 'node' as const };
   const none: BackendCapabilities = { rnd: false, context: false, expandedKeys: false };
   try {
-    const key = crypto.createPrivateKey({ key: Buffer.from(pkcs8('ML-DSA-44', new Uint8Array(32))), format: 'der', type: 'pkcs8' });
-    if (key.asymmetricKeyType !== 'ml-dsa-44') throw new Error(`unexpected key type ${key.asymmetricKeyType}`);
+    const key = crypto.createPrivateKey({
+      key: Buffer.from(pkcs8('ML-DSA-44', new Uint8Array(32))),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    if (key.asymmetricKeyType !== 'ml-dsa-44')
+      throw new Error(`unexpected key type ${key.asymmetricKeyType}`);
     const msg = Buffer.from('probe');
     const ctx = Buffer.from('ctx');
     const pub = crypto.createPublicKey(key);
@@ -23,7 +28,11 @@ function probe(): { status: BackendStatus } {
       !crypto.verify(null, msg, pub, sig);
     let expandedKeys = false;
     try {
-      crypto.createPrivateKey({ key: Buffer.from(pkcs8('ML-DSA-44', new Uint8Array(2560))), format: 'der', type: 'pkcs8' });
+      crypto.createPrivateKey({
+        key: Buffer.from(pkcs8('ML-DSA-44', new Uint8Array(2560))),
+        format: 'der',
+        type: 'pkcs8',
+      });
       expandedKeys = true;
     } catch {
       /* OpenSSL may refuse expanded-only keys; seeds are what JOSE uses anyway. */
@@ -74,12 +83,12 @@ const withContext = (key: KeyObject, context: Uint8Array) =>
 export const nodeBackend: MlDsaBackend = {
   name: 'node',
   status,
-  async publicKeyFromSeed(alg, seed) {
-    const pub = crypto.createPublicKey(await this.prepareSecret(alg, seed) as KeyObject);
+  publicKeyFromSeed(alg, seed) {
+    const pub = crypto.createPublicKey(this.prepareSecret(alg, seed) as KeyObject);
     const der = pub.export({ format: 'der', type: 'spki' });
     return new Uint8Array(der.subarray(der.length - MLDSA_PARAMS[alg].publicKey));
   },
-  async prepareSecret(alg, secret) {
+  prepareSecret(alg, secret) {
     return crypto.createPrivateKey({ key: Buffer.from(pkcs8(alg, secret)), format: 'der', type: 'pkcs8' });
   },
   sign(alg, prepared, message, { context }) {
@@ -88,6 +97,16 @@ export const nodeBackend: MlDsaBackend = {
         err ? reject(err) : resolve(new Uint8Array(sig.buffer, sig.byteOffset, sig.byteLength)),
       ),
     );
+  },
+  signSync(alg, prepared, message, { context }) {
+    return new Uint8Array(crypto.sign(null, message, withContext(prepared as KeyObject, context)));
+  },
+  verifySync(alg, publicKey, message, signature, context) {
+    try {
+      return crypto.verify(null, message, withContext(publicKeyObject(alg, publicKey), context), signature);
+    } catch {
+      return false;
+    }
   },
   verify(alg, publicKey, message, signature, context) {
     const key = publicKeyObject(alg, publicKey);

@@ -51,7 +51,10 @@ export function chooseBackend(need: Partial<BackendCapabilities> = {}, explicit?
   if (requested) {
     const b = getBackend(requested);
     if (!fits(b)) {
-      if (explicit) throw new BackendUnavailable(`backend "${b.name}" cannot do this: ${b.status().reason ?? 'missing capability'}`);
+      if (explicit)
+        throw new BackendUnavailable(
+          `backend "${b.name}" cannot do this: ${b.status().reason ?? 'missing capability'}`,
+        );
     } else return b;
   }
   warnOnce();

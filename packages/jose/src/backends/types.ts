@@ -36,10 +36,23 @@ export interface MlDsaBackend {
   readonly name: BackendName;
   status(): BackendStatus;
   /** FIPS 204 KeyGen from a 32-byte seed: the public key. */
-  publicKeyFromSeed(alg: MlDsaAlg, seed: Uint8Array): Promise<Uint8Array>;
+  publicKeyFromSeed(alg: MlDsaAlg, seed: Uint8Array): Uint8Array;
   /** Turn a seed or an expanded secret key into this backend's signing handle. */
-  prepareSecret(alg: MlDsaAlg, secret: Uint8Array): Promise<unknown>;
+  prepareSecret(alg: MlDsaAlg, secret: Uint8Array): unknown;
+  /** Off the event loop where the backend can (native, node); the hot path. */
   sign(alg: MlDsaAlg, prepared: unknown, message: Uint8Array, params: SignParams): Promise<Uint8Array>;
+  /**
+   * Synchronous forms, for callers that cannot await: xml-crypto's SignatureAlgorithm
+   * interface (and so node-saml) signs and verifies synchronously.
+   */
+  signSync(alg: MlDsaAlg, prepared: unknown, message: Uint8Array, params: SignParams): Uint8Array;
+  verifySync(
+    alg: MlDsaAlg,
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    context: Uint8Array,
+  ): boolean;
   verify(
     alg: MlDsaAlg,
     publicKey: Uint8Array,
