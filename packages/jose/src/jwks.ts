@@ -6,10 +6,10 @@
 import { isRegistered } from './algorithms/registry.ts';
 import type { Jwk } from './algorithms/types.ts';
 import { InvalidArgument, JwksFetchFailed, JwksNoMatchingKey } from './errors.ts';
+import type { JoseHeader } from './jws/parse.ts';
 import { PublicKey } from './keys/handles.ts';
 import { importJWK } from './keys/jwk.ts';
 import { type KeySet, selectKeys } from './keys/resolve.ts';
-import type { JoseHeader } from './jws/parse.ts';
 
 export interface Jwks {
   keys: Jwk[];
@@ -36,7 +36,9 @@ export async function importJwks(jwks: unknown): Promise<PublicKey[]> {
 }
 
 function noMatch(header: JoseHeader): never {
-  throw new JwksNoMatchingKey(`no key in the set for alg ${header.alg}${header.kid ? ` kid ${header.kid}` : ''}`);
+  throw new JwksNoMatchingKey(
+    `no key in the set for alg ${header.alg}${header.kid ? ` kid ${header.kid}` : ''}`,
+  );
 }
 
 export async function createLocalJWKSet(jwks: unknown): Promise<KeySet & { keys: readonly PublicKey[] }> {
@@ -69,8 +71,14 @@ export interface RemoteKeySet extends KeySet {
 
 export function createRemoteJWKSet(url: URL | string, opts: RemoteJwksOptions = {}): RemoteKeySet {
   const u = new URL(url);
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new InvalidArgument('JWKS URL must be http(s)');
-  const { cacheMaxAge = 600_000, cooldownDuration = 30_000, timeoutDuration = 5_000, maxBytes = 1 << 20 } = opts;
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new InvalidArgument('JWKS URL must be http(s)');
+  const {
+    cacheMaxAge = 600_000,
+    cooldownDuration = 30_000,
+    timeoutDuration = 5_000,
+    maxBytes = 1 << 20,
+  } = opts;
   const doFetch = opts.fetch ?? fetch;
   let keys: PublicKey[] | undefined;
   let fetchedAt = 0;

@@ -7,10 +7,15 @@ import * as jose from 'jose';
 import type { SignOptions } from './algorithms/types.ts';
 import { b64u, fromUtf8, utf8 } from './encoding.ts';
 import { InvalidArgument, JwtClaimValidationFailed, JwtExpired, JwtInvalid } from './errors.ts';
+import {
+  type CompactVerifyOptions,
+  type CompactVerifyResult,
+  signCompact,
+  verifyCompact,
+} from './jws/compact.ts';
 import type { PrivateKey } from './keys/handles.ts';
 import { importJWK } from './keys/jwk.ts';
 import type { VerificationKey } from './keys/resolve.ts';
-import { type CompactVerifyOptions, type CompactVerifyResult, signCompact, verifyCompact } from './jws/compact.ts';
 
 export type JwtClaims = jose.JWTPayload;
 
@@ -48,8 +53,13 @@ async function asPrivateKey(key: PrivateKey | Record<string, unknown>): Promise<
   return k;
 }
 
-export async function signJwt(claims: JwtClaims, key: PrivateKey | Record<string, unknown>, opts: SignJwtOptions = {}): Promise<string> {
-  if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw new InvalidArgument('claims must be an object');
+export async function signJwt(
+  claims: JwtClaims,
+  key: PrivateKey | Record<string, unknown>,
+  opts: SignJwtOptions = {},
+): Promise<string> {
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims))
+    throw new InvalidArgument('claims must be an object');
   const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   const c: JwtClaims = { ...claims };
   if (opts.issuedAt !== false && c.iat === undefined) c.iat = now;
@@ -81,7 +91,11 @@ export interface VerifyJwtResult extends CompactVerifyResult {
 
 const normalizeTyp = (t: string) => t.toLowerCase().replace(/^application\//, '');
 
-export async function verifyJwt(token: unknown, key: VerificationKey, opts: VerifyJwtOptions): Promise<VerifyJwtResult> {
+export async function verifyJwt(
+  token: unknown,
+  key: VerificationKey,
+  opts: VerifyJwtOptions,
+): Promise<VerifyJwtResult> {
   const result = await verifyCompact(token, key, opts);
   if (opts.typ !== undefined) {
     const typ = result.protectedHeader.typ;
@@ -109,7 +123,8 @@ export async function verifyJwt(token: unknown, key: VerificationKey, opts: Veri
     return { ...result, claims: payload };
   } catch (e) {
     if (e instanceof jose.errors.JWTExpired) throw new JwtExpired(e.message, e.claim, e.reason, { cause: e });
-    if (e instanceof jose.errors.JWTClaimValidationFailed) throw new JwtClaimValidationFailed(e.message, e.claim, e.reason, { cause: e });
+    if (e instanceof jose.errors.JWTClaimValidationFailed)
+      throw new JwtClaimValidationFailed(e.message, e.claim, e.reason, { cause: e });
     if (e instanceof jose.errors.JOSEError) throw new JwtInvalid(e.message, { cause: e });
     throw e;
   }

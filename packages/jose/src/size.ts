@@ -4,11 +4,17 @@
  * and attributes), one header line (nginx/Apache default 8190), URLs (2048 conservative,
  * 8000 the RFC 9110 §4.1 floor).
  */
-import { b64uDecode, fromUtf8 } from './encoding.ts';
+import { b64uDecode } from './encoding.ts';
 import { InvalidArgument, JwsInvalid } from './errors.ts';
-import { checkSize } from './jws/parse.ts';
+import { checkSize, parseJson } from './jws/parse.ts';
 
-export const LIMITS = { cookie: 4096, headerLine: 8190, nodeHeaders: 16384, urlConservative: 2048, url: 8000 } as const;
+export const LIMITS = {
+  cookie: 4096,
+  headerLine: 8190,
+  nodeHeaders: 16384,
+  urlConservative: 2048,
+  url: 8000,
+} as const;
 
 export const DEFAULT_COOKIE_ATTRIBUTES = '; Path=/; Secure; HttpOnly; SameSite=Lax';
 
@@ -53,24 +59,34 @@ export function inspectToken(token: string, opts: InspectOptions = {}): TokenIns
     if (!b) throw new JwsInvalid(`${what} is not base64url`);
     return b;
   };
-  const header = JSON.parse(fromUtf8(decode(h, 'header'))) as Record<string, unknown>;
+  const header = parseJson(h, 'protected header');
   let claims: Record<string, unknown> | undefined;
   try {
-    const c = JSON.parse(fromUtf8(decode(p, 'payload')));
-    claims = typeof c === 'object' && c !== null && !Array.isArray(c) ? c : undefined;
+    claims = parseJson(p, 'payload');
   } catch {
-    claims = undefined;
+    claims = undefined; // a JWS need not carry JSON: sizes still apply
   }
   const { cookieName = 'id_token', cookieAttributes = DEFAULT_COOKIE_ATTRIBUTES } = opts;
-  const urlBase = opts.urlBase ?? 'https://idp.example.com/session/end?post_logout_redirect_uri=https%3A%2F%2Fapp.example.com%2F&id_token_hint=';
+  const urlBase =
+    opts.urlBase ??
+    'https://idp.example.com/session/end?post_logout_redirect_uri=https%3A%2F%2Fapp.example.com%2F&id_token_hint=';
   const tokenBytes = Buffer.byteLength(token);
   const urlBytes = Buffer.byteLength(urlBase) + tokenBytes;
   return {
     header,
     claims,
-    bytes: { token: tokenBytes, header: h.length, payload: p.length, signature: s.length, signatureRaw: decode(s, 'signature').length },
+    bytes: {
+      token: tokenBytes,
+      header: h.length,
+      payload: p.length,
+      signature: s.length,
+      signatureRaw: decode(s, 'signature').length,
+    },
     fits: {
-      cookie: fit(Buffer.byteLength(`${cookieName}=`) + tokenBytes + Buffer.byteLength(cookieAttributes), LIMITS.cookie),
+      cookie: fit(
+        Buffer.byteLength(`${cookieName}=`) + tokenBytes + Buffer.byteLength(cookieAttributes),
+        LIMITS.cookie,
+      ),
       authorizationHeader: fit(Buffer.byteLength('Authorization: Bearer ') + tokenBytes, LIMITS.headerLine),
       urlConservative: fit(urlBytes, LIMITS.urlConservative),
       url: fit(urlBytes, LIMITS.url),
@@ -96,7 +112,10 @@ export interface CookieChunk {
 export function chunkCookie(name: string, value: string, opts: ChunkOptions = {}): CookieChunk[] {
   const { limit = LIMITS.cookie, attributes = DEFAULT_COOKIE_ATTRIBUTES } = opts;
   if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new InvalidArgument('invalid cookie name');
-  if (/[\s",;\\]/.test(value)) throw new InvalidArgument('cookie values must not contain whitespace, quotes, commas, semicolons or backslashes');
+  if (/[\s",;\\]/.test(value))
+    throw new InvalidArgument(
+      'cookie values must not contain whitespace, quotes, commas, semicolons or backslashes',
+    );
   const overhead = (n: string) => Buffer.byteLength(`${n}=`) + Buffer.byteLength(attributes);
   if (overhead(name) + Buffer.byteLength(value) <= limit) return [{ name, value }];
   const chunks: CookieChunk[] = [];
@@ -111,7 +130,10 @@ export function chunkCookie(name: string, value: string, opts: ChunkOptions = {}
 }
 
 /** Reassembles a chunked cookie from a name→value map (e.g. a parsed Cookie header). */
-export function joinCookieChunks(name: string, cookies: Record<string, string | undefined>): string | undefined {
+export function joinCookieChunks(
+  name: string,
+  cookies: Record<string, string | undefined>,
+): string | undefined {
   if (cookies[name] !== undefined) return cookies[name];
   let out = '';
   for (let i = 0; ; i++) {

@@ -3,12 +3,12 @@ import { lookup } from '../algorithms/registry.ts';
 import type { SignOptions } from '../algorithms/types.ts';
 import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
-import { type PublicKey, PrivateKey, materialOf } from '../keys/handles.ts';
+import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
 import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
 import {
-  type JoseHeader,
   checkAlgorithms,
   checkSize,
+  type JoseHeader,
   parseJson,
   parseProtectedHeader,
   receivedInput,
@@ -22,9 +22,13 @@ export interface CompactSignOptions extends SignOptions {
   omitKid?: boolean;
 }
 
-export function buildHeader(key: PrivateKey, opts: { header?: Record<string, unknown>; omitKid?: boolean }): JoseHeader {
+export function buildHeader(
+  key: PrivateKey,
+  opts: { header?: Record<string, unknown>; omitKid?: boolean },
+): JoseHeader {
   const extra = opts.header ?? {};
-  if ('alg' in extra && extra.alg !== key.alg) throw new InvalidArgument(`header alg ${String(extra.alg)} does not match the key (${key.alg})`);
+  if ('alg' in extra && extra.alg !== key.alg)
+    throw new InvalidArgument(`header alg ${String(extra.alg)} does not match the key (${key.alg})`);
   if ('crit' in extra || 'b64' in extra) throw new InvalidArgument('"crit" and "b64" are not supported');
   const header: JoseHeader = { alg: key.alg, ...(opts.omitKid ? {} : { kid: key.kid }), ...extra };
   header.alg = key.alg;
@@ -32,11 +36,16 @@ export function buildHeader(key: PrivateKey, opts: { header?: Record<string, unk
 }
 
 function checkPrivateKey(key: unknown): PrivateKey {
-  if (!(key instanceof PrivateKey)) throw new InvalidArgument('signing needs a PrivateKey handle (importJWK of a private JWK)');
+  if (!(key instanceof PrivateKey))
+    throw new InvalidArgument('signing needs a PrivateKey handle (importJWK of a private JWK)');
   return key;
 }
 
-export async function signCompact(payload: Uint8Array | string, key: PrivateKey, opts: CompactSignOptions = {}): Promise<string> {
+export async function signCompact(
+  payload: Uint8Array | string,
+  key: PrivateKey,
+  opts: CompactSignOptions = {},
+): Promise<string> {
   const k = checkPrivateKey(key);
   const input = signingInput(buildHeader(k, opts), typeof payload === 'string' ? utf8(payload) : payload);
   const sig = await k.entry.sign(materialOf(k), input, opts);
@@ -56,7 +65,11 @@ export interface CompactVerifyResult {
   key: PublicKey;
 }
 
-export async function verifyCompact(token: unknown, key: VerificationKey, opts: CompactVerifyOptions): Promise<CompactVerifyResult> {
+export async function verifyCompact(
+  token: unknown,
+  key: VerificationKey,
+  opts: CompactVerifyOptions,
+): Promise<CompactVerifyResult> {
   const algorithms = checkAlgorithms(opts?.algorithms);
   if (typeof token !== 'string') throw new JwsInvalid('a compact JWS must be a string');
   checkSize(token, opts.maxTokenBytes);

@@ -7,10 +7,17 @@ import { lookup } from '../algorithms/registry.ts';
 import type { SignOptions } from '../algorithms/types.ts';
 import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
-import { type PrivateKey, type PublicKey, materialOf } from '../keys/handles.ts';
-import { type VerificationKey, candidateKeys } from '../keys/resolve.ts';
+import { materialOf, type PrivateKey, type PublicKey } from '../keys/handles.ts';
+import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
 import { buildHeader } from './compact.ts';
-import { type JoseHeader, checkAlgorithms, checkSize, parseProtectedHeader, receivedInput, signingInput } from './parse.ts';
+import {
+  checkAlgorithms,
+  checkSize,
+  type JoseHeader,
+  parseProtectedHeader,
+  receivedInput,
+  signingInput,
+} from './parse.ts';
 
 export interface GeneralJws {
   payload: string;
@@ -25,14 +32,23 @@ export interface Signer {
   unprotected?: Record<string, unknown>;
 }
 
-export async function signGeneral(payload: Uint8Array | string, signers: readonly Signer[], opts: SignOptions = {}): Promise<GeneralJws> {
-  if (!Array.isArray(signers) || signers.length === 0) throw new InvalidArgument('at least one signer is required');
+export async function signGeneral(
+  payload: Uint8Array | string,
+  signers: readonly Signer[],
+  opts: SignOptions = {},
+): Promise<GeneralJws> {
+  if (!Array.isArray(signers) || signers.length === 0)
+    throw new InvalidArgument('at least one signer is required');
   const bytes = typeof payload === 'string' ? utf8(payload) : payload;
   const signatures = await Promise.all(
     signers.map(async ({ key, header, unprotected }) => {
       const input = signingInput(buildHeader(key, { ...(header ? { header } : {}) }), bytes);
       const sig = await key.entry.sign(materialOf(key), input, opts);
-      return { protected: input.protectedB64, ...(unprotected ? { header: unprotected } : {}), signature: b64u(sig) };
+      return {
+        protected: input.protectedB64,
+        ...(unprotected ? { header: unprotected } : {}),
+        signature: b64u(sig),
+      };
     }),
   );
   return { payload: b64u(bytes), signatures };
@@ -60,10 +76,15 @@ export interface GeneralVerifyResult {
   skipped: { index: number; reason: string }[];
 }
 
-export async function verifyGeneral(jws: unknown, key: VerificationKey, opts: GeneralVerifyOptions): Promise<GeneralVerifyResult> {
+export async function verifyGeneral(
+  jws: unknown,
+  key: VerificationKey,
+  opts: GeneralVerifyOptions,
+): Promise<GeneralVerifyResult> {
   const algorithms = checkAlgorithms(opts?.algorithms);
   const policy = opts.policy ?? 'all';
-  if (!['any', 'all', 'require-pq'].includes(policy)) throw new InvalidArgument(`unknown policy ${String(policy)}`);
+  if (!['any', 'all', 'require-pq'].includes(policy))
+    throw new InvalidArgument(`unknown policy ${String(policy)}`);
   const text = typeof jws === 'string' ? jws : JSON.stringify(jws ?? null);
   checkSize(text, opts.maxTokenBytes);
   let obj: unknown;
@@ -73,7 +94,13 @@ export async function verifyGeneral(jws: unknown, key: VerificationKey, opts: Ge
     throw new JwsInvalid('general JWS is not JSON');
   }
   const g = obj as GeneralJws;
-  if (typeof g !== 'object' || g === null || typeof g.payload !== 'string' || !Array.isArray(g.signatures) || g.signatures.length === 0) {
+  if (
+    typeof g !== 'object' ||
+    g === null ||
+    typeof g.payload !== 'string' ||
+    !Array.isArray(g.signatures) ||
+    g.signatures.length === 0
+  ) {
     throw new JwsInvalid('not a general JWS JSON serialization');
   }
   const payload = b64uDecode(g.payload);
@@ -82,7 +109,8 @@ export async function verifyGeneral(jws: unknown, key: VerificationKey, opts: Ge
   const verified: GeneralVerifyResult['verified'] = [];
   const skipped: GeneralVerifyResult['skipped'] = [];
   for (const [index, s] of g.signatures.entries()) {
-    if (typeof s?.protected !== 'string' || typeof s.signature !== 'string') throw new JwsInvalid(`signature ${index} is malformed`);
+    if (typeof s?.protected !== 'string' || typeof s.signature !== 'string')
+      throw new JwsInvalid(`signature ${index} is malformed`);
     let header: JoseHeader;
     try {
       header = parseProtectedHeader(s.protected, algorithms);
@@ -99,7 +127,10 @@ export async function verifyGeneral(jws: unknown, key: VerificationKey, opts: Ge
     try {
       keys = await candidateKeys(key, header);
     } catch (e) {
-      if (policy !== 'all' && ['ERR_JWKS_NO_MATCHING_KEY', 'ERR_KEY_MISMATCH'].includes((e as { code?: string }).code ?? '')) {
+      if (
+        policy !== 'all' &&
+        ['ERR_JWKS_NO_MATCHING_KEY', 'ERR_KEY_MISMATCH'].includes((e as { code?: string }).code ?? '')
+      ) {
         skipped.push({ index, reason: (e as Error).message });
         continue;
       }

@@ -1,8 +1,9 @@
 /** Shared JWS plumbing: header encoding, strict parsing of protected headers, the size gate. */
+
+import { isRegistered } from '../algorithms/registry.ts';
 import type { SigningInput } from '../algorithms/types.ts';
 import { b64u, b64uDecode, fromUtf8, utf8 } from '../encoding.ts';
 import { AlgorithmNotAllowed, InvalidArgument, JwsInvalid, TokenTooLarge } from '../errors.ts';
-import { isRegistered } from '../algorithms/registry.ts';
 
 /** Tokens above this are rejected before any parsing (overridable per call). */
 export const DEFAULT_MAX_TOKEN_BYTES = 64 * 1024;
@@ -35,7 +36,8 @@ export function parseJson(b64: string, what: string): Record<string, unknown> {
   } catch {
     throw new JwsInvalid(`${what} is not UTF-8 JSON`);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new JwsInvalid(`${what} is not a JSON object`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new JwsInvalid(`${what} is not a JSON object`);
   return v as Record<string, unknown>;
 }
 
@@ -43,7 +45,8 @@ export function parseJson(b64: string, what: string): Record<string, unknown> {
 export function parseProtectedHeader(b64: string, algorithms: readonly string[]): JoseHeader {
   const h = parseJson(b64, 'protected header');
   if (typeof h.alg !== 'string') throw new JwsInvalid('protected header has no "alg"');
-  if (!algorithms.includes(h.alg)) throw new AlgorithmNotAllowed(`algorithm ${JSON.stringify(h.alg)} is not allowed`);
+  if (!algorithms.includes(h.alg))
+    throw new AlgorithmNotAllowed(`algorithm ${JSON.stringify(h.alg)} is not allowed`);
   // We understand no critical extensions (and so no RFC 7797 unencoded payloads): refuse them.
   if ('crit' in h) throw new JwsInvalid('"crit" header parameters are not supported');
   if ('b64' in h) throw new JwsInvalid('"b64" (RFC 7797) is not supported');
@@ -57,7 +60,8 @@ export function checkAlgorithms(algorithms: unknown): readonly string[] {
     throw new InvalidArgument('options.algorithms must be a non-empty array of allowed algorithms');
   }
   for (const a of algorithms) {
-    if (a === 'none' || !isRegistered(a)) throw new InvalidArgument(`cannot allow algorithm ${JSON.stringify(a)}`);
+    if (a === 'none' || !isRegistered(a))
+      throw new InvalidArgument(`cannot allow algorithm ${JSON.stringify(a)}`);
   }
   return algorithms as string[];
 }

@@ -15,7 +15,8 @@ function algOf(jwk: Jwk, expected?: string): AlgorithmEntry {
     if (jwk.kty === 'EC') alg = jwk.crv === 'P-256' ? 'ES256' : jwk.crv === 'P-384' ? 'ES384' : undefined;
     else if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') alg = 'EdDSA';
     alg ??= expected;
-    if (alg === undefined) throw new JwkInvalid(`cannot tell the algorithm of a ${String(jwk.kty)} JWK without "alg"`);
+    if (alg === undefined)
+      throw new JwkInvalid(`cannot tell the algorithm of a ${String(jwk.kty)} JWK without "alg"`);
   }
   if (!isRegistered(alg)) throw new JwkInvalid(`unsupported JWK alg ${JSON.stringify(alg)}`);
   if (expected !== undefined && expected !== alg) throw new KeyMismatch(`key is for ${alg}, not ${expected}`);
@@ -25,7 +26,12 @@ function algOf(jwk: Jwk, expected?: string): AlgorithmEntry {
 }
 
 function asJwk(input: unknown): Jwk {
-  if (typeof input !== 'object' || input === null || Array.isArray(input) || typeof (input as Jwk).kty !== 'string') {
+  if (
+    typeof input !== 'object' ||
+    input === null ||
+    Array.isArray(input) ||
+    typeof (input as Jwk).kty !== 'string'
+  ) {
     throw new JwkInvalid('a JWK must be an object with a string "kty"');
   }
   return input as Jwk;
@@ -70,7 +76,10 @@ export interface GenerateOptions {
 }
 
 /** A new key pair as JWKs, each with `alg` and `kid` = RFC 7638 thumbprint. */
-export async function generateKeyPair(alg: string, opts: GenerateOptions = {}): Promise<{ privateJwk: Jwk; publicJwk: Jwk }> {
+export async function generateKeyPair(
+  alg: string,
+  opts: GenerateOptions = {},
+): Promise<{ privateJwk: Jwk; publicJwk: Jwk }> {
   const { privateJwk, publicJwk } = await lookup(alg).generate(opts);
   const kid = calculateThumbprint(publicJwk);
   return { privateJwk: { ...privateJwk, kid }, publicJwk: { ...publicJwk, kid } };

@@ -11,16 +11,21 @@ export type VerificationKey = PublicKey | PrivateKey | KeySet;
 export async function candidateKeys(key: VerificationKey, header: JoseHeader): Promise<readonly PublicKey[]> {
   if (key instanceof PrivateKey) key = key.publicKey;
   if (key instanceof PublicKey) {
-    if (!keyServesAlg(key.alg, header.alg)) throw new KeyMismatch(`key is for ${key.alg}, token is ${header.alg}`);
+    if (!keyServesAlg(key.alg, header.alg))
+      throw new KeyMismatch(`key is for ${key.alg}, token is ${header.alg}`);
     return [key];
   }
-  if (typeof key !== 'function') throw new InvalidArgument('verification key must be a key handle or a key set');
+  if (typeof key !== 'function')
+    throw new InvalidArgument('verification key must be a key handle or a key set');
   const keys = await key(header);
-  if (keys.length === 0) throw new JwksNoMatchingKey(`no key for alg ${header.alg}${header.kid ? ` kid ${header.kid}` : ''}`);
+  if (keys.length === 0)
+    throw new JwksNoMatchingKey(`no key for alg ${header.alg}${header.kid ? ` kid ${header.kid}` : ''}`);
   return keys;
 }
 
 /** Keys of a list that fit a header: same algorithm and, if the header names one, same kid. */
 export function selectKeys(keys: readonly PublicKey[], header: JoseHeader): PublicKey[] {
-  return keys.filter((k) => keyServesAlg(k.alg, header.alg) && (header.kid === undefined || k.kid === header.kid));
+  return keys.filter(
+    (k) => keyServesAlg(k.alg, header.alg) && (header.kid === undefined || k.kid === header.kid),
+  );
 }

@@ -15,7 +15,8 @@ export function calculateThumbprint(jwk: Jwk, digest: 'sha256' | 'sha384' | 'sha
   if (!members) throw new JwkInvalid(`cannot compute a thumbprint for kty ${JSON.stringify(jwk?.kty)}`);
   const canonical: Record<string, string> = {};
   for (const m of members) {
-    if (typeof jwk[m] !== 'string') throw new JwkInvalid(`JWK member "${m}" is required for a ${jwk.kty} thumbprint`);
+    if (typeof jwk[m] !== 'string')
+      throw new JwkInvalid(`JWK member "${m}" is required for a ${jwk.kty} thumbprint`);
     canonical[m] = jwk[m] as string; // members are already in lexicographic order
   }
   return crypto.createHash(digest).update(JSON.stringify(canonical)).digest('base64url');

@@ -1,0 +1,40 @@
+import { parseArgs } from 'node:util';
+import { backends as listBackends } from '../backends/select.ts';
+import { type Command, json, out, parse, table } from './common.ts';
+
+const help = `Usage: pqid backends [--json]
+
+Lists the ML-DSA backends in order of preference (native liboqs, node:crypto/OpenSSL,
+pure-JS noble): whether each is available here and why not, the implementation, and
+its capabilities (deterministic/caller rnd, context strings, expanded secret keys).
+The first available backend with the needed capabilities is used unless
+PQID_BACKEND=native|node|noble says otherwise.`;
+
+export const backends: Command = {
+  name: 'backends',
+  summary: 'list the ML-DSA backends, their availability and why',
+  help,
+  async run(args) {
+    const { values } = parse(() => parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true }));
+    const list = listBackends();
+    if (values.json) return out(json(list));
+    const preferred = process.env.PQID_BACKEND;
+    const auto = list.find((b) => b.available)?.name;
+    out(
+      table(
+        ['backend', 'available', 'default', 'implementation', 'rnd', 'context', 'expanded keys', 'note'],
+        list.map((b) => [
+          b.name,
+          b.available,
+          (preferred ? preferred === b.name : auto === b.name) ? '*' : '',
+          b.implementation ?? '-',
+          b.capabilities.rnd,
+          b.capabilities.context,
+          b.capabilities.expandedKeys,
+          b.reason ?? '',
+        ]),
+      ),
+    );
+    if (preferred) out(`\nPQID_BACKEND=${preferred} is set.`);
+  },
+};
