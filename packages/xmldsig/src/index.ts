@@ -1,0 +1,45 @@
+/** @pqid/xmldsig — ML-DSA and ECDSA XML signatures for SAML, X.509 certificates for ML-DSA keys. */
+
+export { InvalidArgument } from '@pqid/jose';
+export {
+  type AlgorithmOptions,
+  algorithmFor,
+  ecdsaSha256Algorithm,
+  type KeyFilter,
+  mlDsaAlgorithm,
+  rsaSha256Algorithm,
+  type SignatureAlgorithmClass,
+  signatureAlgorithmMap,
+} from './algorithms/signature-algorithms.ts';
+export * from './errors.ts';
+export { algOfJwk, type Jwk, publicJwkOf } from './keys.ts';
+export {
+  installNodeSamlIntegration,
+  type NodeSamlIntegration,
+  type NodeSamlIntegrationOptions,
+} from './node-saml.ts';
+export {
+  SAML_NS,
+  SAMLP_NS,
+  type VerifiedSamlResponse,
+  type VerifySamlResponseOptions,
+  verifySamlResponse,
+} from './saml.ts';
+export { type SignXmlOptions, signXml, signXmlAsync } from './sign.ts';
+export * from './uris.ts';
+export { type VerifiedXml, type VerifyXmlOptions, verifyXml } from './verify.ts';
+export {
+  createRootCertificate,
+  type IssueCertificateOptions,
+  type IssuedCertificate,
+  issueCertificate,
+  type RootCertificateOptions,
+  type ValidityPeriod,
+} from './x509/issue.ts';
+export type { DistinguishedName } from './x509/name.ts';
+export { type ParsedCertificate, parseCertificate } from './x509/parse.ts';
+export { certificateBase64, certificateDer, derToPem } from './x509/pem.ts';
+export { CERTIFICATE_SIGNATURE_ALGORITHMS, type CertificateSignatureAlgorithm } from './x509/signers.ts';
+export type { CertificatePublicKey } from './x509/spki.ts';
+export { isCertificateCurrent, verifyCertificateSignature } from './x509/verify.ts';
+export { DEFAULT_MAX_XML_BYTES, parseXml } from './xml/parse.ts';
