@@ -70,7 +70,12 @@ export interface RemoteKeySet extends KeySet {
 }
 
 export function createRemoteJWKSet(url: URL | string, opts: RemoteJwksOptions = {}): RemoteKeySet {
-  const u = new URL(url);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new InvalidArgument(`invalid JWKS URL ${JSON.stringify(String(url))}`);
+  }
   if (u.protocol !== 'https:' && u.protocol !== 'http:')
     throw new InvalidArgument('JWKS URL must be http(s)');
   const {
@@ -93,8 +98,7 @@ export function createRemoteJWKSet(url: URL | string, opts: RemoteJwksOptions = 
           redirect: 'manual',
         });
         if (res.status !== 200) throw new JwksFetchFailed(`JWKS fetch returned HTTP ${res.status}`);
-        const body = await res.text();
-        if (body.length > maxBytes) throw new JwksFetchFailed(`JWKS response larger than ${maxBytes} bytes`);
+        const body = await readLimited(res, maxBytes);
         let json: unknown;
         try {
           json = JSON.parse(body);
@@ -125,10 +129,24 @@ export function createRemoteJWKSet(url: URL | string, opts: RemoteJwksOptions = 
     }
     return found.length ? found : noMatch(header);
   };
-  return Object.assign(set, {
-    reload: load,
-    get fresh() {
-      return !!keys && Date.now() - fetchedAt <= cacheMaxAge;
-    },
-  });
+  // defineProperties, not Object.assign: assign would copy the getter's value once.
+  return Object.defineProperties(set, {
+    reload: { value: load },
+    fresh: { get: () => !!keys && Date.now() - fetchedAt <= cacheMaxAge },
+  }) as unknown as RemoteKeySet;
+}
+
+/** Reads a body up to `max` bytes, stopping early instead of buffering whatever a server sends. */
+async function readLimited(res: Response, max: number): Promise<string> {
+  const tooBig = () => new JwksFetchFailed(`JWKS response larger than ${max} bytes`);
+  if (Number(res.headers.get('content-length') ?? 0) > max) throw tooBig();
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) throw tooBig(); // leaving the loop cancels the stream
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

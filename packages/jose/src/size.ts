@@ -112,10 +112,13 @@ export interface CookieChunk {
 export function chunkCookie(name: string, value: string, opts: ChunkOptions = {}): CookieChunk[] {
   const { limit = LIMITS.cookie, attributes = DEFAULT_COOKIE_ATTRIBUTES } = opts;
   if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new InvalidArgument('invalid cookie name');
-  if (/[\s",;\\]/.test(value))
+  // RFC 6265 cookie-octets only: ASCII without controls, space, quote, comma, semicolon, backslash.
+  // (Base64url tokens always qualify; anything else must be encoded by the caller first.)
+  if (!/^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/.test(value)) {
     throw new InvalidArgument(
-      'cookie values must not contain whitespace, quotes, commas, semicolons or backslashes',
+      'cookie values must be RFC 6265 cookie-octets (printable ASCII, no space " , ; \\)',
     );
+  }
   const overhead = (n: string) => Buffer.byteLength(`${n}=`) + Buffer.byteLength(attributes);
   if (overhead(name) + Buffer.byteLength(value) <= limit) return [{ name, value }];
   const chunks: CookieChunk[] = [];

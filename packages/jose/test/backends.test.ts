@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
 import { backends, mldsa, preferredBackend } from '@pqid/jose';
+import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -45,7 +45,10 @@ describe('backend selection', () => {
     if (node?.available) {
       // OpenSSL offers no deterministic ML-DSA: asking node:crypto for it must fail loudly, not silently hedge.
       await expect(
-        mldsa.sign('ML-DSA-44', new Uint8Array(32), new Uint8Array(1), { deterministic: true, backend: 'node' }),
+        mldsa.sign('ML-DSA-44', new Uint8Array(32), new Uint8Array(1), {
+          deterministic: true,
+          backend: 'node',
+        }),
       ).rejects.toMatchObject({ code: 'ERR_BACKEND_UNAVAILABLE' });
     }
     await expect(

@@ -64,6 +64,13 @@ function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
   };
   const importKey = async (jwk: Jwk): Promise<Key> => {
     check(jwk);
+    // jose refuses RSA keys under 2048 bits only when it uses them; refuse them at import instead.
+    if (spec.kty === 'RSA') {
+      const n = (typeof jwk.n === 'string' && b64uDecode(jwk.n)) || new Uint8Array(0);
+      const first = n.findIndex((x) => x !== 0);
+      const bits = first < 0 ? 0 : (n.length - first) * 8 - (Math.clz32(n[first] as number) - 24);
+      if (bits < 2048) throw new JwkInvalid(`${spec.alg} needs an RSA modulus of at least 2048 bits`);
+    }
     try {
       return await jose.importJWK({ ...jwk, alg: spec.alg } as jose.JWK, spec.alg, { extractable: false });
     } catch (e) {

@@ -7,7 +7,7 @@ import { lookup } from '../algorithms/registry.ts';
 import type { SignOptions } from '../algorithms/types.ts';
 import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
-import { materialOf, type PrivateKey, type PublicKey } from '../keys/handles.ts';
+import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
 import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
 import { buildHeader } from './compact.ts';
 import {
@@ -42,6 +42,7 @@ export async function signGeneral(
   const bytes = typeof payload === 'string' ? utf8(payload) : payload;
   const signatures = await Promise.all(
     signers.map(async ({ key, header, unprotected }) => {
+      if (!(key instanceof PrivateKey)) throw new InvalidArgument('every signer needs a PrivateKey handle');
       const input = signingInput(buildHeader(key, { ...(header ? { header } : {}) }), bytes);
       const sig = await key.entry.sign(materialOf(key), input, opts);
       return {
