@@ -1,0 +1,146 @@
+//! Direct harness: the exact Rust code path the binding uses (same liboqs build, same
+//! `*_signature_internal` calls, same seed keygen), with no N-API in between.
+//!
+//!   cargo run --release --example direct [-- --impl ref|auto] [--iters N] [--msg-bytes N] [--json]
+//!
+//! Prints median/p99 µs for ML-DSA-44/65/87 keygen/sign/verify (sign = hedged, OS rnd,
+//! empty context, exactly as `scheme.sign(sk, msg)` does; signDet = deterministic, a fixed
+//! amount of work per call, which isolates binding overhead).
+#![allow(dead_code)]
+
+#[path = "../src/cpu.rs"]
+mod cpu;
+#[path = "../src/errors.rs"]
+mod errors;
+#[path = "../src/ffi.rs"]
+mod ffi;
+#[path = "../src/mldsa.rs"]
+mod mldsa;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+fn stats(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    (q(0.5), q(0.99), mean)
+}
+
+fn time<F: FnMut()>(iters: usize, mut f: F) -> (f64, f64, f64) {
+    for _ in 0..iters / 10 + 1 {
+        f();
+    }
+    let mut out = Vec::with_capacity(iters);
+    for _ in 0..iters {
+        let t = Instant::now();
+        f();
+        out.push(t.elapsed().as_nanos() as f64 / 1000.0);
+    }
+    stats(out)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let json = args.iter().any(|a| a == "--json");
+    let iters: usize = arg("--iters").and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let msg_bytes: usize = arg("--msg-bytes")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256);
+    let force_ref = arg("--impl").as_deref() == Some("ref");
+
+    let msg: Vec<u8> = (0..msg_bytes).map(|i| (i * 31 + 7) as u8).collect();
+    let mut rows = Vec::new();
+    for p in [&mldsa::ML_DSA_44, &mldsa::ML_DSA_65, &mldsa::ML_DSA_87] {
+        let imp = if force_ref {
+            mldsa::Impl::Ref
+        } else {
+            p.auto_impl()
+        };
+        let mut seed = [0u8; 32];
+        let kg = time(iters.min(1000), || {
+            seed[0] = seed[0].wrapping_add(1);
+            black_box(p.keygen(&seed).unwrap());
+        });
+        let (pk, sk) = p.keygen(&[42u8; 32]).unwrap();
+        let sign = time(iters, || {
+            let pre = mldsa::pure_prefix(&[]).unwrap();
+            let rnd = mldsa::choose_rnd(None, false).unwrap();
+            black_box(
+                p.sign_internal(imp, &sk, black_box(&msg), &pre, &rnd)
+                    .unwrap(),
+            );
+        });
+        let sign_det = time(iters, || {
+            let pre = mldsa::pure_prefix(&[]).unwrap();
+            let rnd = mldsa::choose_rnd(None, true).unwrap();
+            black_box(
+                p.sign_internal(imp, &sk, black_box(&msg), &pre, &rnd)
+                    .unwrap(),
+            );
+        });
+        let sig = {
+            let pre = mldsa::pure_prefix(&[]).unwrap();
+            p.sign_internal(
+                imp,
+                &sk,
+                &msg,
+                &pre,
+                &mldsa::choose_rnd(None, false).unwrap(),
+            )
+            .unwrap()
+        };
+        let verify = time(iters, || {
+            let pre = mldsa::pure_prefix(&[]).unwrap();
+            assert!(p
+                .verify_internal(imp, &pk, black_box(&msg), &pre, &sig)
+                .unwrap());
+        });
+        rows.push((p.name, imp.name(), kg, sign, verify, sign_det));
+    }
+
+    let c = cpu::cpu();
+    if json {
+        let ops: Vec<String> = rows
+            .iter()
+            .map(|(n, i, k, s, v, d)| {
+                format!(
+                    "{{\"alg\":\"{n}\",\"implementation\":\"{i}\",\"keygen\":{{\"median\":{:.2},\"p99\":{:.2},\"mean\":{:.2}}},\"sign\":{{\"median\":{:.2},\"p99\":{:.2},\"mean\":{:.2}}},\"verify\":{{\"median\":{:.2},\"p99\":{:.2},\"mean\":{:.2}}},\"signDet\":{{\"median\":{:.2},\"p99\":{:.2},\"mean\":{:.2}}}}}",
+                    k.0, k.1, k.2, s.0, s.1, s.2, v.0, v.1, v.2, d.0, d.1, d.2
+                )
+            })
+            .collect();
+        println!(
+            "{{\"liboqsVersion\":\"{}\",\"build\":\"{}\",\"avx2\":{},\"iters\":{iters},\"msgBytes\":{msg_bytes},\"results\":[{}]}}",
+            cpu::liboqs_version(),
+            if cpu::tuned_build() { "native-tuned" } else { "dist" },
+            c.avx2,
+            ops.join(",")
+        );
+        return;
+    }
+    println!(
+        "direct harness — liboqs {} ({} build), avx2={}, {iters} iters, {msg_bytes}-byte message",
+        cpu::liboqs_version(),
+        if cpu::tuned_build() {
+            "native-tuned"
+        } else {
+            "dist"
+        },
+        c.avx2
+    );
+    println!("| alg | impl | keygen median/p99 µs | sign median/p99 µs | sign (det) median/p99 µs | verify median/p99 µs |");
+    println!("|---|---|---|---|---|---|");
+    for (n, i, k, s, v, d) in rows {
+        println!(
+            "| {n} | {i} | {:.1} / {:.1} | {:.1} / {:.1} | {:.1} / {:.1} | {:.1} / {:.1} |",
+            k.0, k.1, s.0, s.1, d.0, d.1, v.0, v.1
+        );
+    }
+}

@@ -1,0 +1,263 @@
+// Thin ESM layer over the flat N-API binding: addon loading, per-algorithm Scheme objects,
+// the SecretKey wrapper and translation of native "ERR_CODE: message" errors to LiboqsError.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { LiboqsError } from './errors.js';
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const require = createRequire(import.meta.url);
+
+function loadNative() {
+  let status;
+  try {
+    status = JSON.parse(readFileSync(`${dir}build-status.json`, 'utf8'));
+  } catch {
+    status = undefined;
+  }
+  const prefix = `liboqs-node.${process.platform}-${process.arch}`;
+  const candidates = [];
+  if (status?.ok && status.file) candidates.push(status.file);
+  for (const f of existsSync(dir) ? readdirSync(dir) : []) {
+    if (f.startsWith(prefix) && f.endsWith('.node') && !candidates.includes(f)) candidates.push(f);
+  }
+  if (candidates.length === 0) {
+    const why =
+      status && !status.ok ? status.reason : 'the addon was never built (run `npm run build -w native`)';
+    throw new LiboqsError(
+      'ERR_NATIVE_UNAVAILABLE',
+      `@pqid/liboqs-node native addon is unavailable for ${process.platform}-${process.arch}: ${why}`,
+    );
+  }
+  try {
+    return require(`${dir}${candidates[0]}`);
+  } catch (cause) {
+    throw new LiboqsError(
+      'ERR_NATIVE_UNAVAILABLE',
+      `@pqid/liboqs-node native addon ${candidates[0]} failed to load: ${cause?.message ?? cause}`,
+      { cause },
+    );
+  }
+}
+
+export const native = loadNative();
+
+const ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'Falcon-512', 'Falcon-1024'];
+const CODE = /^(ERR_[A-Z0-9_]+): /;
+const NAPI_ARG_CODES = new Set([
+  'InvalidArg',
+  'ObjectExpected',
+  'StringExpected',
+  'NumberExpected',
+  'BooleanExpected',
+]);
+
+/** Re-throw a native error as LiboqsError (code parsed from the "ERR_CODE: " prefix). */
+export function rethrow(e) {
+  if (e instanceof LiboqsError) throw e;
+  const msg = typeof e?.message === 'string' ? e.message : '';
+  const m = CODE.exec(msg);
+  if (m) throw new LiboqsError(m[1], msg.slice(m[0].length));
+  if (NAPI_ARG_CODES.has(e?.code)) throw new LiboqsError('ERR_INVALID_ARGUMENT', msg, { cause: e });
+  throw e;
+}
+
+/** Uint8Array (incl. Buffer) check that also works across realms. */
+function bytes(x, name, optional = false) {
+  if (x === undefined && optional) return undefined;
+  if (ArrayBuffer.isView(x) && x[Symbol.toStringTag] === 'Uint8Array') return x;
+  throw new LiboqsError('ERR_INVALID_ARGUMENT', `${name} must be a Uint8Array`);
+}
+
+const TOKEN = Symbol('SecretKey');
+/** @type {(sk: unknown) => any} */
+export let handleOf;
+
+/** Opaque secret key: the bytes stay in Rust memory and are zeroised on free()/GC. */
+export class SecretKey {
+  #h;
+  #alg;
+  constructor(token, handle, algorithm) {
+    if (token !== TOKEN)
+      throw new TypeError('SecretKey cannot be constructed directly; use keygen/importSecretKey');
+    this.#h = handle;
+    this.#alg = algorithm;
+  }
+  get algorithm() {
+    return this.#alg;
+  }
+  get freed() {
+    return this.#h.freed;
+  }
+  free() {
+    this.#h.free();
+  }
+  toJSON() {
+    throw new LiboqsError('ERR_SECRET_SERIALIZATION', 'SecretKey cannot be serialised');
+  }
+  toString() {
+    return `[SecretKey ${this.#alg}]`;
+  }
+  [Symbol.for('nodejs.util.inspect.custom')]() {
+    return `SecretKey { algorithm: '${this.#alg}', freed: ${this.freed} }`;
+  }
+  static {
+    handleOf = (sk) => {
+      if (sk === null || typeof sk !== 'object' || !(#h in sk)) {
+        throw new LiboqsError('ERR_INVALID_ARGUMENT', 'secret key must be a SecretKey');
+      }
+      return sk.#h;
+    };
+  }
+}
+Object.freeze(SecretKey.prototype);
+
+function signArgs(options) {
+  if (options === undefined || options === null) return [undefined, undefined, false];
+  return [
+    bytes(options.context, 'options.context', true),
+    bytes(options.rnd, 'options.rnd', true),
+    options.deterministic === true,
+  ];
+}
+
+class NativeScheme {
+  #id;
+  #ref;
+  constructor(id, forceRef) {
+    const i = native.schemeInfo(id, forceRef);
+    this.#id = id;
+    this.#ref = forceRef;
+    this.algorithm = ALGORITHMS[id];
+    this.publicKeyBytes = i.publicKeyBytes;
+    this.secretKeyBytes = i.secretKeyBytes;
+    this.signatureBytes = i.signatureBytes;
+    this.implementation = i.implementation;
+    Object.freeze(this);
+  }
+
+  keygen(seed) {
+    try {
+      const h = native.keygen(this.#id, bytes(seed, 'seed', true));
+      const publicKey = h.takePublicKey();
+      return { publicKey, secretKey: new SecretKey(TOKEN, h, this.algorithm) };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  importSecretKey(expanded) {
+    try {
+      return new SecretKey(
+        TOKEN,
+        native.importSecretKey(this.#id, bytes(expanded, 'secret key')),
+        this.algorithm,
+      );
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  sign(sk, message, options) {
+    const h = handleOf(sk);
+    const [ctx, rnd, det] = signArgs(options);
+    try {
+      return native.sign(this.#id, this.#ref, h, bytes(message, 'message'), ctx, rnd, det);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  verify(publicKey, message, signature, context) {
+    try {
+      return native.verify(
+        this.#id,
+        this.#ref,
+        bytes(publicKey, 'public key'),
+        bytes(message, 'message'),
+        bytes(signature, 'signature'),
+        bytes(context, 'context', true),
+      );
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  async signAsync(sk, message, options) {
+    try {
+      const h = handleOf(sk);
+      const [ctx, rnd, det] = signArgs(options);
+      return await native.signAsync(this.#id, this.#ref, h, bytes(message, 'message'), ctx, rnd, det);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  async verifyAsync(publicKey, message, signature, context) {
+    try {
+      return await native.verifyAsync(
+        this.#id,
+        this.#ref,
+        bytes(publicKey, 'public key'),
+        bytes(message, 'message'),
+        bytes(signature, 'signature'),
+        bytes(context, 'context', true),
+      );
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  /** ACVP internal interface (M′ given directly); exported only via internal.js. */
+  _signInternal(sk, mPrime, options) {
+    const h = handleOf(sk);
+    const [, rnd, det] = signArgs(options);
+    try {
+      return native.mldsaSignInternal(this.#id, this.#ref, h, bytes(mPrime, 'message'), rnd, det);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  _verifyInternal(publicKey, mPrime, signature) {
+    try {
+      return native.mldsaVerifyInternal(this.#id, this.#ref, publicKey, mPrime, signature);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+}
+
+const cache = new Map();
+
+export function scheme(alg, options) {
+  const id = ALGORITHMS.indexOf(alg);
+  if (id < 0) throw new LiboqsError('ERR_INVALID_ALGORITHM', `unknown algorithm ${String(alg)}`);
+  const impl = options?.implementation ?? 'auto';
+  if (impl !== 'auto' && impl !== 'ref') {
+    throw new LiboqsError(
+      'ERR_INVALID_ARGUMENT',
+      `implementation must be 'auto' or 'ref', got ${String(impl)}`,
+    );
+  }
+  const key = `${id}:${impl}`;
+  let s = cache.get(key);
+  if (!s) {
+    try {
+      s = new NativeScheme(id, impl === 'ref');
+    } catch (e) {
+      rethrow(e);
+    }
+    cache.set(key, s);
+  }
+  return s;
+}
+
+export function info() {
+  const n = native.nativeInfo();
+  const cpu = { avx2: n.cpu.avx2, popcnt: n.cpu.popcnt, bmi2: n.cpu.bmi2, aesni: n.cpu.aesni };
+  if (n.cpu.neon !== undefined && n.cpu.neon !== null) cpu.neon = n.cpu.neon;
+  const implementations = {};
+  for (const a of ALGORITHMS) implementations[a] = scheme(a).implementation;
+  return { liboqsVersion: n.liboqsVersion, build: n.build, cpu, implementations };
+}

@@ -1,0 +1,10 @@
+/**
+ * Stable error codes: ERR_NATIVE_UNAVAILABLE, ERR_INVALID_ALGORITHM, ERR_INVALID_ARGUMENT,
+ * ERR_INVALID_SEED, ERR_INVALID_KEY_LENGTH, ERR_INVALID_SIGNATURE_LENGTH, ERR_CONTEXT_TOO_LONG,
+ * ERR_INVALID_RND, ERR_KEY_FREED, ERR_KEY_ALGORITHM_MISMATCH, ERR_SECRET_SERIALIZATION,
+ * ERR_UNSUPPORTED, ERR_RNG, ERR_INTERNAL.
+ */
+export declare class LiboqsError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: ErrorOptions);
+}

@@ -1,0 +1,13 @@
+// @pqid/liboqs-node public entry point. Throws LiboqsError ERR_NATIVE_UNAVAILABLE on import
+// when the addon is missing (the reason recorded at install time is in the message).
+import { SecretKey, info, scheme } from './core.js';
+
+export { LiboqsError } from './errors.js';
+export { SecretKey, info, scheme };
+
+export const mlDsa44 = scheme('ML-DSA-44');
+export const mlDsa65 = scheme('ML-DSA-65');
+export const mlDsa87 = scheme('ML-DSA-87');
+/** Experimental: Falcon via liboqs' public API (random keygen, no context). */
+export const falcon512 = scheme('Falcon-512');
+export const falcon1024 = scheme('Falcon-1024');

@@ -1,0 +1,463 @@
+//! N-API surface of @pqid/liboqs-node. Deliberately flat (numeric algorithm ids, plain
+//! functions) so per-call overhead stays small; the ESM wrapper (index.js) builds the
+//! per-algorithm objects and typed errors on top.
+#![deny(clippy::all)]
+
+mod cpu;
+mod errors;
+mod falcon;
+mod ffi;
+mod keys;
+mod mldsa;
+
+use errors::*;
+use keys::{KeyMaterial, SecretKeyHandle};
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use std::sync::Arc;
+
+/// Algorithm ids shared with index.js.
+const ALGS: [&str; 5] = [
+    "ML-DSA-44",
+    "ML-DSA-65",
+    "ML-DSA-87",
+    "Falcon-512",
+    "Falcon-1024",
+];
+
+pub(crate) fn alg_name(id: u32) -> &'static str {
+    ALGS.get(id as usize).copied().unwrap_or("unknown")
+}
+
+enum Scheme {
+    MlDsa(&'static mldsa::Params),
+    Falcon(&'static falcon::Params),
+}
+
+fn scheme(id: u32) -> Res<Scheme> {
+    Ok(match id {
+        0 => Scheme::MlDsa(&mldsa::ML_DSA_44),
+        1 => Scheme::MlDsa(&mldsa::ML_DSA_65),
+        2 => Scheme::MlDsa(&mldsa::ML_DSA_87),
+        3 => Scheme::Falcon(&falcon::FALCON_512),
+        4 => Scheme::Falcon(&falcon::FALCON_1024),
+        _ => return fail(ERR_INVALID_ALGORITHM, format!("unknown algorithm id {id}")),
+    })
+}
+
+fn mldsa(id: u32) -> Res<&'static mldsa::Params> {
+    match scheme(id)? {
+        Scheme::MlDsa(p) => Ok(p),
+        Scheme::Falcon(p) => fail(
+            ERR_UNSUPPORTED,
+            format!("{} does not support this operation", p.name),
+        ),
+    }
+}
+
+fn pick(p: &mldsa::Params, force_ref: bool) -> mldsa::Impl {
+    if force_ref {
+        mldsa::Impl::Ref
+    } else {
+        p.auto_impl()
+    }
+}
+
+/// Errors cross into JS as "ERR_CODE: message"; index.js turns them into LiboqsError.
+fn js(f: Fail) -> Error {
+    Error::new(Status::GenericFailure, format!("{}: {}", f.code, f.msg))
+}
+
+trait OrJs<T> {
+    fn js(self) -> Result<T>;
+}
+impl<T> OrJs<T> for Res<T> {
+    fn js(self) -> Result<T> {
+        self.map_err(js)
+    }
+}
+
+#[napi(object)]
+pub struct SchemeInfo {
+    pub name: String,
+    pub public_key_bytes: u32,
+    pub secret_key_bytes: u32,
+    pub signature_bytes: u32,
+    pub implementation: String,
+}
+
+#[napi]
+pub fn scheme_info(alg: u32, force_ref: bool) -> Result<SchemeInfo> {
+    Ok(match scheme(alg).js()? {
+        Scheme::MlDsa(p) => SchemeInfo {
+            name: p.name.into(),
+            public_key_bytes: p.pk_len as u32,
+            secret_key_bytes: p.sk_len as u32,
+            signature_bytes: p.sig_len as u32,
+            implementation: pick(p, force_ref).name().into(),
+        },
+        Scheme::Falcon(p) => {
+            if force_ref {
+                return Err(js(Fail {
+                    code: ERR_UNSUPPORTED,
+                    msg: format!(
+                        "{}: forcing the ref implementation is only supported for ML-DSA",
+                        p.name
+                    ),
+                }));
+            }
+            SchemeInfo {
+                name: p.name.into(),
+                public_key_bytes: p.pk_len as u32,
+                secret_key_bytes: p.sk_len as u32,
+                signature_bytes: p.sig_len as u32,
+                implementation: p.implementation().into(),
+            }
+        }
+    })
+}
+
+#[napi(object)]
+pub struct CpuFlags {
+    pub avx2: bool,
+    pub popcnt: bool,
+    pub bmi2: bool,
+    pub aesni: bool,
+    pub neon: Option<bool>,
+}
+
+#[napi(object)]
+pub struct NativeInfo {
+    pub liboqs_version: String,
+    pub build: String,
+    pub cpu: CpuFlags,
+}
+
+#[napi]
+pub fn native_info() -> NativeInfo {
+    let c = cpu::cpu();
+    NativeInfo {
+        liboqs_version: cpu::liboqs_version(),
+        build: if cpu::tuned_build() {
+            "native-tuned"
+        } else {
+            "dist"
+        }
+        .into(),
+        cpu: CpuFlags {
+            avx2: c.avx2,
+            popcnt: c.popcnt,
+            bmi2: c.bmi2,
+            aesni: c.aesni,
+            neon: if cfg!(target_arch = "aarch64") {
+                Some(c.neon)
+            } else {
+                None
+            },
+        },
+    }
+}
+
+/// ML-DSA: seed required (FIPS 204 KeyGen_internal). Falcon: random, seed rejected.
+#[napi]
+pub fn keygen(alg: u32, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle> {
+    let (pk, sk) = match (scheme(alg).js()?, seed) {
+        (Scheme::MlDsa(p), Some(seed)) => p.keygen(&seed).js()?,
+        (Scheme::MlDsa(p), None) => {
+            return Err(js(Fail {
+                code: ERR_INVALID_SEED,
+                msg: format!("{} keygen needs a 32-byte seed", p.name),
+            }))
+        }
+        (Scheme::Falcon(p), None) => p.keygen().js()?,
+        (Scheme::Falcon(p), Some(_)) => {
+            return Err(js(Fail {
+                code: ERR_UNSUPPORTED,
+                msg: format!("{} keygen cannot take a seed", p.name),
+            }))
+        }
+    };
+    Ok(SecretKeyHandle::new(alg, sk, Some(pk)))
+}
+
+#[napi]
+pub fn import_secret_key(alg: u32, bytes: Uint8ArraySlice) -> Result<SecretKeyHandle> {
+    match scheme(alg).js()? {
+        Scheme::MlDsa(p) => p.check_sk(&bytes).js()?,
+        Scheme::Falcon(p) => p.check_sk(&bytes).js()?,
+    }
+    Ok(SecretKeyHandle::new(
+        alg,
+        zeroize::Zeroizing::new(bytes.to_vec()),
+        None,
+    ))
+}
+
+/// Shared by sync and async paths. `pre = None` means "M′ given directly" (ACVP internal).
+fn do_sign(
+    alg: u32,
+    force_ref: bool,
+    key: &KeyMaterial,
+    msg: &[u8],
+    pre: Option<&[u8]>,
+    rnd: &[u8; mldsa::RND_BYTES],
+) -> Res<Vec<u8>> {
+    match scheme(alg)? {
+        Scheme::MlDsa(p) => {
+            p.sign_internal(pick(p, force_ref), &key.bytes, msg, pre.unwrap_or(&[]), rnd)
+        }
+        Scheme::Falcon(p) => p.sign(&key.bytes, msg),
+    }
+}
+
+fn do_verify(
+    alg: u32,
+    force_ref: bool,
+    pk: &[u8],
+    msg: &[u8],
+    sig: &[u8],
+    pre: Option<&[u8]>,
+) -> Res<bool> {
+    match scheme(alg)? {
+        Scheme::MlDsa(p) => p.verify_internal(pick(p, force_ref), pk, msg, pre.unwrap_or(&[]), sig),
+        Scheme::Falcon(p) => p.verify(pk, msg, sig),
+    }
+}
+
+/// Validates options up front (so async tasks cannot fail on input) and returns (pre, rnd).
+fn sign_inputs(
+    alg: u32,
+    ctx: Option<&[u8]>,
+    rnd: Option<&[u8]>,
+    deterministic: bool,
+) -> Res<(Option<Vec<u8>>, mldsa::Rnd)> {
+    match scheme(alg)? {
+        Scheme::MlDsa(_) => {
+            let pre = mldsa::pure_prefix(ctx.unwrap_or(&[]))?;
+            Ok((Some(pre), mldsa::choose_rnd(rnd, deterministic)?))
+        }
+        Scheme::Falcon(p) => {
+            if ctx.is_some_and(|c| !c.is_empty()) || rnd.is_some() || deterministic {
+                return fail(
+                    ERR_UNSUPPORTED,
+                    format!(
+                        "{} supports no context, rnd or deterministic option",
+                        p.name
+                    ),
+                );
+            }
+            Ok((None, zeroize::Zeroizing::new([0u8; 32])))
+        }
+    }
+}
+
+fn verify_prefix(alg: u32, ctx: Option<&[u8]>) -> Res<Option<Vec<u8>>> {
+    match scheme(alg)? {
+        Scheme::MlDsa(_) => Ok(Some(mldsa::pure_prefix(ctx.unwrap_or(&[]))?)),
+        Scheme::Falcon(p) if ctx.is_some_and(|c| !c.is_empty()) => fail(
+            ERR_UNSUPPORTED,
+            format!("{} does not support a context", p.name),
+        ),
+        Scheme::Falcon(_) => Ok(None),
+    }
+}
+
+/// Sync sign. The signature is copied into a V8-owned ArrayBuffer: cheaper than an external
+/// buffer with a finaliser (no weak callback / GC bookkeeping per signature).
+#[napi(ts_return_type = "Uint8Array")]
+#[allow(clippy::too_many_arguments)]
+pub fn sign<'env>(
+    env: &'env Env,
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    message: Uint8ArraySlice,
+    context: Option<Uint8ArraySlice>,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<Uint8ArraySlice<'env>> {
+    let k = key.material(alg).js()?;
+    let (pre, rnd) = sign_inputs(alg, context.as_deref(), rnd.as_deref(), deterministic).js()?;
+    let sig = do_sign(alg, force_ref, &k, &message, pre.as_deref(), &rnd).js()?;
+    Uint8ArraySlice::copy_from(env, sig)
+}
+
+#[napi]
+pub fn verify(
+    alg: u32,
+    force_ref: bool,
+    public_key: Uint8ArraySlice,
+    message: Uint8ArraySlice,
+    signature: Uint8ArraySlice,
+    context: Option<Uint8ArraySlice>,
+) -> Result<bool> {
+    let pre = verify_prefix(alg, context.as_deref()).js()?;
+    do_verify(
+        alg,
+        force_ref,
+        &public_key,
+        &message,
+        &signature,
+        pre.as_deref(),
+    )
+    .js()
+}
+
+/// ACVP "internal interface" hook: `m_prime` is M′ itself (no 0x00‖len‖ctx prefix).
+#[napi]
+pub fn mldsa_sign_internal(
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    m_prime: Uint8ArraySlice,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<Uint8Array> {
+    let p = mldsa(alg).js()?;
+    let k = key.material(alg).js()?;
+    let rnd = mldsa::choose_rnd(rnd.as_deref(), deterministic).js()?;
+    Ok(
+        p.sign_internal(pick(p, force_ref), &k.bytes, &m_prime, &[], &rnd)
+            .js()?
+            .into(),
+    )
+}
+
+#[napi]
+pub fn mldsa_verify_internal(
+    alg: u32,
+    force_ref: bool,
+    public_key: Uint8ArraySlice,
+    m_prime: Uint8ArraySlice,
+    signature: Uint8ArraySlice,
+) -> Result<bool> {
+    let p = mldsa(alg).js()?;
+    p.verify_internal(pick(p, force_ref), &public_key, &m_prime, &[], &signature)
+        .js()
+}
+
+/// Runs on the libuv pool. Owns copies of its inputs and an `Arc` of the key, so the JS
+/// side may free the key or mutate its buffers while the task is in flight.
+pub struct SignTask {
+    alg: u32,
+    force_ref: bool,
+    key: Arc<KeyMaterial>,
+    message: Vec<u8>,
+    pre: Option<Vec<u8>>,
+    rnd: mldsa::Rnd,
+}
+
+impl Task for SignTask {
+    type Output = Vec<u8>;
+    type JsValue = Uint8Array;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        do_sign(
+            self.alg,
+            self.force_ref,
+            &self.key,
+            &self.message,
+            self.pre.as_deref(),
+            &self.rnd,
+        )
+        .js()
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output.into())
+    }
+}
+
+#[napi(ts_return_type = "Promise<Uint8Array>")]
+pub fn sign_async(
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    message: Uint8ArraySlice,
+    context: Option<Uint8ArraySlice>,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<AsyncTask<SignTask>> {
+    let k = key.material(alg).js()?;
+    let (pre, rnd) = sign_inputs(alg, context.as_deref(), rnd.as_deref(), deterministic).js()?;
+    Ok(AsyncTask::new(SignTask {
+        alg,
+        force_ref,
+        key: k,
+        message: message.to_vec(),
+        pre,
+        rnd,
+    }))
+}
+
+pub struct VerifyTask {
+    alg: u32,
+    force_ref: bool,
+    public_key: Vec<u8>,
+    message: Vec<u8>,
+    signature: Vec<u8>,
+    pre: Option<Vec<u8>>,
+}
+
+impl Task for VerifyTask {
+    type Output = bool;
+    type JsValue = bool;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        do_verify(
+            self.alg,
+            self.force_ref,
+            &self.public_key,
+            &self.message,
+            &self.signature,
+            self.pre.as_deref(),
+        )
+        .js()
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output)
+    }
+}
+
+#[napi(ts_return_type = "Promise<boolean>")]
+pub fn verify_async(
+    alg: u32,
+    force_ref: bool,
+    public_key: Uint8ArraySlice,
+    message: Uint8ArraySlice,
+    signature: Uint8ArraySlice,
+    context: Option<Uint8ArraySlice>,
+) -> Result<AsyncTask<VerifyTask>> {
+    let pre = verify_prefix(alg, context.as_deref()).js()?;
+    // Length errors are reported synchronously (same as verify) rather than as rejections.
+    match scheme(alg).js()? {
+        Scheme::MlDsa(p) => p.check_verify_lengths(&public_key, &signature).js()?,
+        Scheme::Falcon(p) => p.check_verify_lengths(&public_key, &signature).js()?,
+    }
+    Ok(AsyncTask::new(VerifyTask {
+        alg,
+        force_ref,
+        public_key: public_key.to_vec(),
+        message: message.to_vec(),
+        signature: signature.to_vec(),
+        pre,
+    }))
+}
+
+/// Test hook (internal.js): does the key hold exactly `expected`? Lets the ACVP keyGen test
+/// check the expanded sk byte-for-byte without ever exporting secret bytes to JS.
+/// Constant-time over the common length.
+#[napi]
+pub fn secret_key_equals(key: &SecretKeyHandle, expected: Uint8ArraySlice) -> Result<bool> {
+    let k = key.material(key.alg()).js()?;
+    if k.bytes.len() != expected.len() {
+        return Ok(false);
+    }
+    let diff = k
+        .bytes
+        .iter()
+        .zip(expected.iter())
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+    Ok(diff == 0)
+}

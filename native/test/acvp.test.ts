@@ -1,0 +1,102 @@
+// NIST ACVP ML-DSA vectors (v1.1.0.43) on the liboqs backend, for both the run-time chosen
+// implementation (AVX2 here) and the forced portable `ref` code.
+import { describe, expect, it } from 'vitest';
+import { type Algorithm, type SecretKey, scheme } from '../index.js';
+import { secretKeyEquals, signInternal, verifyInternal } from '../internal.js';
+import { acvp, hex, toHex } from './helpers.ts';
+
+const IMPLS = ['auto', 'ref'] as const;
+
+describe('ACVP ML-DSA keyGen (FIPS 204)', () => {
+  it('75 seeds give byte-exact pk and expanded sk', () => {
+    const cases = acvp('ML-DSA-keyGen-FIPS204');
+    let n = 0;
+    for (const { group, test, expected } of cases) {
+      const s = scheme(group.parameterSet as Algorithm);
+      const { publicKey, secretKey } = s.keygen(hex(test.seed));
+      expect(toHex(publicKey), `tc ${test.tcId}`).toBe(expected.pk);
+      // The expanded sk never leaves Rust: compare it there, byte for byte.
+      expect(secretKeyEquals(secretKey, hex(expected.sk)), `tc ${test.tcId} sk`).toBe(true);
+      expect(secretKeyEquals(secretKey, hex(expected.pk))).toBe(false);
+      const imported = s.importSecretKey(hex(expected.sk));
+      const msg = hex(test.seed);
+      expect(toHex(s.sign(secretKey, msg, { deterministic: true }))).toBe(
+        toHex(s.sign(imported, msg, { deterministic: true })),
+      );
+      n++;
+    }
+    console.log(`ACVP keyGen: ${n} vectors run`);
+    expect(n).toBe(75);
+  });
+});
+
+for (const impl of IMPLS) {
+  describe(`ACVP ML-DSA sigGen (implementation: ${impl})`, () => {
+    for (const dir of ['ML-DSA-sigGen-FIPS204', 'ML-DSA-sigGen-FIPS204-tr1']) {
+      it(`${dir}: pure external + internal (M′) groups, deterministic and hedged, byte-for-byte`, () => {
+        const counts = { external: 0, internal: 0, skippedPreHash: 0, skippedExternalMu: 0, seedKeys: 0 };
+        for (const { group, test, expected } of acvp(dir)) {
+          const alg = group.parameterSet as Algorithm;
+          const s = scheme(alg, { implementation: impl });
+          if (group.signatureInterface === 'external' && group.preHash !== 'pure') {
+            counts.skippedPreHash++;
+            continue;
+          }
+          if (group.signatureInterface === 'internal' && group.externalMu) {
+            counts.skippedExternalMu++;
+            continue;
+          }
+          let sk: SecretKey;
+          if (group.keyFormat === 'seed') {
+            sk = s.keygen(hex(test.seed)).secretKey;
+            counts.seedKeys++;
+          } else {
+            sk = s.importSecretKey(hex(test.sk));
+          }
+          const opts = group.deterministic ? { deterministic: true } : { rnd: hex(test.rnd) };
+          let sig: Uint8Array;
+          if (group.signatureInterface === 'external') {
+            sig = s.sign(sk, hex(test.message), { ...opts, context: hex(test.context) });
+            counts.external++;
+          } else {
+            sig = signInternal(alg, sk, hex(test.message), { ...opts, implementation: impl });
+            counts.internal++;
+          }
+          expect(toHex(sig), `${dir} tg ${group.tgId} tc ${test.tcId}`).toBe(expected.signature);
+          sk.free();
+        }
+        console.log(`ACVP ${dir} [${impl}]: ${JSON.stringify(counts)}`);
+        expect(counts.external).toBeGreaterThan(0);
+        expect(counts.internal).toBeGreaterThan(0);
+      });
+    }
+  });
+
+  describe(`ACVP ML-DSA sigVer (implementation: ${impl})`, () => {
+    it('pure external and internal (M′) groups match testPassed', () => {
+      const counts = { run: 0, passed: 0, failed: 0, skippedPreHash: 0, skippedExternalMu: 0 };
+      for (const { group, test, expected } of acvp('ML-DSA-sigVer-FIPS204')) {
+        const alg = group.parameterSet as Algorithm;
+        const s = scheme(alg, { implementation: impl });
+        if (group.signatureInterface === 'external' && group.preHash !== 'pure') {
+          counts.skippedPreHash++;
+          continue;
+        }
+        if (group.signatureInterface === 'internal' && group.externalMu) {
+          counts.skippedExternalMu++;
+          continue;
+        }
+        const ok =
+          group.signatureInterface === 'external'
+            ? s.verify(hex(test.pk), hex(test.message), hex(test.signature), hex(test.context))
+            : verifyInternal(alg, hex(test.pk), hex(test.message), hex(test.signature));
+        expect(ok, `tg ${group.tgId} tc ${test.tcId}`).toBe(expected.testPassed);
+        counts.run++;
+        counts[ok ? 'passed' : 'failed']++;
+      }
+      console.log(`ACVP sigVer [${impl}]: ${JSON.stringify(counts)}`);
+      expect(counts.run).toBeGreaterThan(0);
+      expect(counts.failed).toBeGreaterThan(0);
+    });
+  });
+}
