@@ -15,7 +15,7 @@ import {
   MLDSA_PARAMS,
   type MlDsaAlg,
   mldsa,
-  PqidError,
+  type PqidError,
   type PrivateKey,
   type PublicKey,
   registry,
@@ -24,6 +24,7 @@ import {
 } from '@pqid/jose';
 import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rejects } from './helpers/assert.ts';
 
 // ---- helpers (independent of src/encoding.ts on purpose) ---------------------------------
 
@@ -33,26 +34,6 @@ const unb64u = (s: string) => new Uint8Array(Buffer.from(s, 'base64url'));
 const ascii = (s: string) => new Uint8Array(Buffer.from(s, 'ascii'));
 
 /** Awaits `f` and returns its PqidError; fails the test on success or on an untyped error. */
-async function rejects(f: () => unknown, codes: string | readonly string[]): Promise<PqidError> {
-  let threw = false;
-  let err: unknown;
-  try {
-    await f();
-  } catch (e) {
-    threw = true;
-    err = e;
-  }
-  if (!threw) throw new Error(`expected a rejection with ${String(codes)}, but the call succeeded`);
-  if (!(err instanceof PqidError)) {
-    throw new Error(
-      `expected a PqidError (${String(codes)}), got untyped ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`,
-    );
-  }
-  const allowed = typeof codes === 'string' ? [codes] : codes;
-  if (!allowed.includes(err.code))
-    throw new Error(`expected code in [${allowed.join(', ')}], got ${err.code}: ${err.message}`);
-  return err;
-}
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

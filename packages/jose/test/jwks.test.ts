@@ -17,24 +17,8 @@ import {
   verifyCompact,
 } from '@pqid/jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rejects } from './helpers/assert.ts';
 
-async function rejects(f: () => unknown, code: string): Promise<PqidError> {
-  let threw = false;
-  let err: unknown;
-  try {
-    await f();
-  } catch (e) {
-    threw = true;
-    err = e;
-  }
-  if (!threw) throw new Error(`expected ${code}, but the call succeeded`);
-  if (!(err instanceof PqidError))
-    throw new Error(
-      `expected ${code}, got untyped ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`,
-    );
-  expect(err.code, err.message).toBe(code);
-  return err;
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const ALGS = algorithms();

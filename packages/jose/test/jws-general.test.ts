@@ -16,29 +16,10 @@ import {
   verifyGeneral,
 } from '@pqid/jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rejects } from './helpers/assert.ts';
 
 const b64u = (x: Uint8Array | string) => Buffer.from(x).toString('base64url');
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
-
-async function rejects(f: () => unknown, codes: string | readonly string[]): Promise<PqidError> {
-  let threw = false;
-  let err: unknown;
-  try {
-    await f();
-  } catch (e) {
-    threw = true;
-    err = e;
-  }
-  if (!threw) throw new Error(`expected a rejection with ${String(codes)}, but the call succeeded`);
-  if (!(err instanceof PqidError))
-    throw new Error(
-      `expected ${String(codes)}, got untyped ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`,
-    );
-  const allowed = typeof codes === 'string' ? [codes] : codes;
-  if (!allowed.includes(err.code))
-    throw new Error(`expected code in [${allowed.join(', ')}], got ${err.code}: ${err.message}`);
-  return err;
-}
 
 const ALGS = algorithms();
 const familyOf = (alg: string) => registry().find((e) => e.alg === alg)?.family;

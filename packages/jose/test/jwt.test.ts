@@ -15,24 +15,8 @@ import {
   verifyJwt,
 } from '@pqid/jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rejects } from './helpers/assert.ts';
 
-async function rejects(f: () => unknown, code: string): Promise<PqidError> {
-  let threw = false;
-  let err: unknown;
-  try {
-    await f();
-  } catch (e) {
-    threw = true;
-    err = e;
-  }
-  if (!threw) throw new Error(`expected ${code}, but the call succeeded`);
-  if (!(err instanceof PqidError))
-    throw new Error(
-      `expected ${code}, got untyped ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`,
-    );
-  expect(err.code, err.message).toBe(code);
-  return err;
-}
 async function claimFails(f: () => unknown, claim: string, code = 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
   const e = await rejects(f, code);
   expect(e).toBeInstanceOf(JwtClaimValidationFailed);

@@ -23,27 +23,10 @@ import {
 } from '@pqid/jose';
 import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rejects } from './helpers/assert.ts';
 
 const b64u = (x: Uint8Array | string) => Buffer.from(x).toString('base64url');
 const unb64u = (s: unknown) => new Uint8Array(Buffer.from(s as string, 'base64url'));
-
-async function rejects(f: () => unknown, code: string): Promise<PqidError> {
-  let threw = false;
-  let err: unknown;
-  try {
-    await f();
-  } catch (e) {
-    threw = true;
-    err = e;
-  }
-  if (!threw) throw new Error(`expected ${code}, but the call succeeded`);
-  if (!(err instanceof PqidError))
-    throw new Error(
-      `expected ${code}, got untyped ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`,
-    );
-  expect(err.code, err.message).toBe(code);
-  return err;
-}
 
 const ALGS = algorithms();
 const entry = (alg: string) => registry().find((e) => e.alg === alg) as ReturnType<typeof registry>[number];

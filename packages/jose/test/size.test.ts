@@ -8,7 +8,7 @@ import {
   inspectToken,
   joinCookieChunks,
   LIMITS,
-  PqidError,
+  type PqidError,
   type PrivateKey,
   registry,
   signCompact,
@@ -16,24 +16,7 @@ import {
 } from '@pqid/jose';
 import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-async function rejects(f: () => unknown, code: string): Promise<PqidError> {
-  let threw = false;
-  let err: unknown;
-  try {
-    await f();
-  } catch (e) {
-    threw = true;
-    err = e;
-  }
-  if (!threw) throw new Error(`expected ${code}, but the call succeeded`);
-  if (!(err instanceof PqidError))
-    throw new Error(
-      `expected ${code}, got untyped ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`,
-    );
-  expect(err.code, err.message).toBe(code);
-  return err;
-}
+import { rejects } from './helpers/assert.ts';
 
 const b64u = (x: Uint8Array | string) => Buffer.from(x).toString('base64url');
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
