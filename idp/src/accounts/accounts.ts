@@ -1,0 +1,69 @@
+/** End users: stored under a random `sub`, found by username (the adapter's uid). */
+import { hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
+import type { Adapter } from '../storage/adapter.ts';
+
+export interface Account {
+  [member: string]: unknown;
+  sub: string;
+  uid: string;
+  passwordHash: string;
+  name?: string;
+  email?: string;
+  emailVerified?: boolean;
+}
+
+export class Accounts {
+  readonly #store: Adapter;
+  constructor(store: Adapter) {
+    this.#store = store;
+  }
+
+  async create(input: {
+    username: string;
+    password: string;
+    name?: string;
+    email?: string;
+    emailVerified?: boolean;
+  }): Promise<Account> {
+    const account: Account = {
+      sub: randomToken(16),
+      uid: input.username,
+      passwordHash: await hashSecret(input.password),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.email !== undefined
+        ? { email: input.email, emailVerified: input.emailVerified ?? false }
+        : {}),
+    };
+    await this.#store.upsert(account.sub, account);
+    return account;
+  }
+
+  async find(sub: string): Promise<Account | undefined> {
+    return (await this.#store.find(sub)) as Account | undefined;
+  }
+
+  async findByUsername(username: string): Promise<Account | undefined> {
+    return (await this.#store.findByUid(username)) as Account | undefined;
+  }
+
+  /** The account if the password is right; the same work and the same answer otherwise. */
+  async authenticate(username: string, password: string): Promise<Account | undefined> {
+    const account = username ? await this.findByUsername(username) : undefined;
+    const ok = await verifySecret(password, account?.passwordHash);
+    return ok ? account : undefined;
+  }
+
+  /** Claims released for the granted scopes (OIDC Core §5.4). */
+  static claims(account: Account, scopes: ReadonlySet<string>): Record<string, unknown> {
+    const claims: Record<string, unknown> = { sub: account.sub };
+    if (scopes.has('profile')) {
+      claims.preferred_username = account.uid;
+      if (account.name !== undefined) claims.name = account.name;
+    }
+    if (scopes.has('email') && account.email !== undefined) {
+      claims.email = account.email;
+      claims.email_verified = account.emailVerified ?? false;
+    }
+    return claims;
+  }
+}

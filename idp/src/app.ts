@@ -1,0 +1,101 @@
+/**
+ * Assembling the provider: storage, KEK, keys, seed data, server. Start-up fails early with a
+ * ConfigError whose message names the setting to fix.
+ */
+import { algorithms } from '@pqid/jose';
+import type { FastifyInstance } from 'fastify';
+import { Accounts } from './accounts/accounts.ts';
+import { type Client, type ClientInput, Clients, signingAlgs } from './clients/clients.ts';
+import { type Config, ConfigError } from './config.ts';
+import type { IdpContext } from './context.ts';
+import { type Kek, loadKek } from './crypto/kek.ts';
+import { keyManagerFromConfig } from './keys/from-config.ts';
+import { LoginLimiter } from './security/login-limiter.ts';
+import { type SeedResult, seedDemo } from './seed.ts';
+import { buildServer } from './server.ts';
+import { openStorage } from './storage/open.ts';
+
+export interface Idp {
+  app: FastifyInstance;
+  ctx: IdpContext;
+  kek: Kek;
+  seed: SeedResult;
+  /** Key ids generated during this start (empty on a restart with existing keys). */
+  createdKeys: string[];
+  close(): Promise<void>;
+}
+
+export interface CreateIdpOptions {
+  env?: Record<string, string | undefined>;
+  warn?: (message: string) => void;
+  logStream?: { write(msg: string): void };
+  /** Replaces the in-memory login limiter (e.g. one backed by a store shared between instances). */
+  loginLimiter?: LoginLimiter;
+}
+
+export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Promise<Idp> {
+  const env = opts.env ?? process.env;
+  const warn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_KEK' }));
+  const available = algorithms();
+  if (!available.includes(config.defaultSigningAlg)) {
+    throw new ConfigError(
+      `defaultSigningAlg ${config.defaultSigningAlg} is not available; choose one of ${available.join(', ')}`,
+    );
+  }
+  if (config.demo.enabled && !available.includes(config.demo.idTokenSignedResponseAlg)) {
+    throw new ConfigError(
+      `demo.idTokenSignedResponseAlg ${config.demo.idTokenSignedResponseAlg} is not available; choose one of ${available.join(', ')}`,
+    );
+  }
+  const storage = openStorage(config.databaseUrl);
+  try {
+    const keyStore = storage.adapter('SigningKey');
+    const haveKeys = (await keyStore.list()).length > 0;
+    const kek = loadKek({ env, dataDir: config.dataDir, haveKeys, warn });
+    const keys = keyManagerFromConfig(keyStore, kek, config);
+    await keys.load();
+    const ctx: IdpContext = {
+      config,
+      storage,
+      keys,
+      accounts: new Accounts(storage.adapter('Account')),
+      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg),
+      loginLimiter: opts.loginLimiter ?? new LoginLimiter(config.loginLimits),
+    };
+    const seed = await seedDemo(ctx);
+    // One key per algorithm that a registered client's tokens use, plus the default: published
+    // at start, before any token needs it.
+    const used = (await ctx.clients.list()).flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
+    const createdKeys = await keys.ensure([config.defaultSigningAlg, ...keys.placementAlgs(), ...used]);
+    const app = await buildServer(ctx, opts.logStream ? { logStream: opts.logStream } : {});
+    // Rotations made by `pqid keys rotate` in another process reach this one on the next re-read.
+    const stopRefresh = keys.autoRefresh(config.keys.refreshInterval, (err) =>
+      app.log.error({ err }, 'reloading signing keys failed; keeping the current ones'),
+    );
+    return {
+      app,
+      ctx,
+      kek,
+      seed,
+      createdKeys,
+      async close() {
+        stopRefresh();
+        await app.close();
+        await storage.close();
+      },
+    };
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
+}
+
+/** Register a client and publish its signing key before the client can receive a token. */
+export async function registerClient(
+  ctx: IdpContext,
+  input: ClientInput,
+): Promise<{ client: Client; clientSecret?: string }> {
+  const result = await ctx.clients.register(input);
+  await ctx.keys.ensure(signingAlgs(result.client, ctx.config.accessTokenSigningAlg));
+  return result;
+}

@@ -1,0 +1,311 @@
+/**
+ * Configuration: embedded defaults, then an optional JSON file (`PQID_CONFIG` or an explicit
+ * path), then environment variables. Everything is validated once, at start, so a bad value
+ * fails with one clear message instead of a confusing error on the first request.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { algorithms } from '@pqid/jose';
+import { type KeysConfig, parseKeysConfig } from './keys/config.ts';
+import { parseSamlConfig, type SamlConfig } from './saml/config.ts';
+import { type LoginLimitsConfig, parseLoginLimits } from './security/config.ts';
+import { isPostgresUrl, parsePostgresUrl, redactDatabaseUrl } from './storage/pg-url.ts';
+
+export interface DemoConfig {
+  /** Seed the demo user and client on first start. */
+  enabled: boolean;
+  username: string;
+  password: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  idTokenSignedResponseAlg: string;
+}
+
+export interface TtlConfig {
+  /** Authorization codes: single use, short-lived (seconds). */
+  authorizationCode: number;
+  accessToken: number;
+  idToken: number;
+  refreshToken: number;
+  session: number;
+  interaction: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Issuer identifier without a trailing slash. */
+  issuer: string;
+  dataDir: string;
+  /** Storage location: `sqlite:<path>` (default `<dataDir>/pqid.sqlite`) or `postgres://…`. */
+  databaseUrl: string;
+  /** Algorithm for clients that do not register one, and for the first key generated. */
+  defaultSigningAlg: string;
+  ttl: TtlConfig;
+  /** Body size limit for every endpoint; PQ tokens are large but requests need not be. */
+  bodyLimit: number;
+  logLevel: string;
+  demo: DemoConfig;
+  /**
+   * `auto` access tokens fall back to reference tokens when `Authorization: Bearer <jwt>` would
+   * exceed this many bytes (nginx/Apache default header line limit).
+   */
+  accessTokenHeaderBudget: number;
+  /** Algorithm for JWT access tokens; absent = the client's `id_token_signed_response_alg`. */
+  accessTokenSigningAlg?: string;
+  /** Key placement and rotation timing (keys/config.ts). */
+  keys: KeysConfig;
+  /** Login brute-force limits (security/config.ts). */
+  loginLimits: LoginLimitsConfig;
+  /** SAML IdP: root key algorithm, metadata keys, lifetimes (saml/config.ts). */
+  saml: SamlConfig;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const DEFAULT_TTL: TtlConfig = {
+  authorizationCode: 60,
+  accessToken: 3600,
+  idToken: 3600,
+  refreshToken: 14 * 86400,
+  session: 86400,
+  interaction: 600,
+};
+
+function defaults(cwd: string): Omit<Config, 'issuer' | 'databaseUrl' | 'keys' | 'loginLimits' | 'saml'> & {
+  issuer?: string;
+  databaseUrl?: string;
+} {
+  return {
+    port: 3000,
+    host: '127.0.0.1',
+    dataDir: resolve(cwd, 'data'),
+    defaultSigningAlg: 'ML-DSA-65',
+    ttl: { ...DEFAULT_TTL },
+    bodyLimit: 64 * 1024,
+    logLevel: 'info',
+    accessTokenHeaderBudget: 8190,
+    demo: {
+      enabled: true,
+      username: 'demo',
+      password: 'demo',
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      redirectUri: 'http://localhost:3001/callback',
+      idTokenSignedResponseAlg: 'ML-DSA-65',
+    },
+  };
+}
+
+function readFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read config file ${path}: ${(e as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ConfigError(`config file ${path} must hold a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+function port(value: unknown, source: string): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(`${source} must be a port number 0–65535, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function issuer(value: unknown, source: string): string {
+  if (typeof value !== 'string' || value === '') throw new ConfigError(`${source} must be a URL string`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${source} is not a valid URL: ${JSON.stringify(value)}`);
+  }
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
+    throw new ConfigError(`${source} must use https (http is allowed only for localhost), got ${value}`);
+  }
+  if (url.search || url.hash)
+    throw new ConfigError(`${source} must not have a query or fragment (OpenID Connect Discovery §3)`);
+  return url.href.replace(/\/+$/, '');
+}
+
+function str(value: unknown, source: string): string {
+  if (typeof value !== 'string' || value === '')
+    throw new ConfigError(`${source} must be a non-empty string`);
+  return value;
+}
+
+function positiveInt(value: unknown, source: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+    throw new ConfigError(`${source} must be a positive integer`);
+  return value;
+}
+
+const KNOWN_KEYS = new Set([
+  'port',
+  'host',
+  'issuer',
+  'dataDir',
+  'databaseUrl',
+  'defaultSigningAlg',
+  'ttl',
+  'bodyLimit',
+  'logLevel',
+  'demo',
+  'accessTokenHeaderBudget',
+  'accessTokenSigningAlg',
+  'keys',
+  'loginLimits',
+  'saml',
+]);
+
+export interface LoadConfigOptions {
+  env?: Env;
+  /** A JSON config file; defaults to `env.PQID_CONFIG`. */
+  file?: string;
+  cwd?: string;
+  /** Direct overrides, applied last (tests). */
+  overrides?: Partial<Omit<Config, 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml'>> & {
+    ttl?: Partial<TtlConfig>;
+    demo?: Partial<DemoConfig>;
+    keys?: Partial<Omit<KeysConfig, 'placement'>> & { placement?: Partial<KeysConfig['placement']> };
+    loginLimits?: Partial<LoginLimitsConfig>;
+    saml?: Partial<SamlConfig>;
+  };
+}
+
+export function loadConfig(opts: LoadConfigOptions = {}): Config {
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const base = defaults(cwd);
+  const filePath = opts.file ?? env.PQID_CONFIG;
+  const file = filePath ? readFile(resolve(cwd, filePath)) : {};
+  const src = filePath ? `config file ${filePath}` : 'config';
+  for (const k of Object.keys(file))
+    if (!KNOWN_KEYS.has(k)) throw new ConfigError(`${src}: unknown setting "${k}"`);
+
+  const o = opts.overrides ?? {};
+  const pick = <T>(key: string, envName: string | undefined): { value: T | undefined; source: string } => {
+    if ((o as Record<string, unknown>)[key] !== undefined)
+      return { value: (o as Record<string, T>)[key], source: key };
+    if (envName && env[envName] !== undefined && env[envName] !== '')
+      return { value: env[envName] as T, source: envName };
+    if (file[key] !== undefined) return { value: file[key] as T, source: `${src}: ${key}` };
+    return { value: undefined, source: key };
+  };
+
+  const p = pick<unknown>('port', 'PQID_PORT');
+  const cfgPort = p.value === undefined ? base.port : port(p.value, p.source);
+  const h = pick<unknown>('host', 'PQID_HOST');
+  const host = h.value === undefined ? base.host : str(h.value, h.source);
+  const i = pick<unknown>('issuer', 'PQID_ISSUER');
+  const cfgIssuer = i.value === undefined ? `http://localhost:${cfgPort}` : issuer(i.value, i.source);
+  const d = pick<unknown>('dataDir', 'PQID_DATA_DIR');
+  const dataDir = d.value === undefined ? base.dataDir : resolve(cwd, str(d.value, d.source));
+  const u = pick<unknown>('databaseUrl', 'PQID_DATABASE_URL');
+  const databaseUrl =
+    u.value === undefined ? `sqlite:${resolve(dataDir, 'pqid.sqlite')}` : str(u.value, u.source);
+  const a = pick<unknown>('defaultSigningAlg', 'PQID_DEFAULT_SIGNING_ALG');
+  const defaultSigningAlg = a.value === undefined ? base.defaultSigningAlg : str(a.value, a.source);
+  const l = pick<unknown>('logLevel', 'PQID_LOG_LEVEL');
+  const logLevel = l.value === undefined ? base.logLevel : str(l.value, l.source);
+  const b = pick<unknown>('bodyLimit', undefined);
+  const bodyLimit = b.value === undefined ? base.bodyLimit : positiveInt(b.value, b.source);
+
+  const hb = pick<unknown>('accessTokenHeaderBudget', undefined);
+  const accessTokenHeaderBudget =
+    hb.value === undefined ? base.accessTokenHeaderBudget : positiveInt(hb.value, hb.source);
+
+  const ats = pick<unknown>('accessTokenSigningAlg', 'PQID_ACCESS_TOKEN_SIGNING_ALG');
+  const accessTokenSigningAlg = ats.value === undefined ? undefined : str(ats.value, ats.source);
+  if (accessTokenSigningAlg !== undefined && !algorithms().includes(accessTokenSigningAlg))
+    throw new ConfigError(
+      `${ats.source}: ${accessTokenSigningAlg} is not available; choose one of ${algorithms().join(', ')}`,
+    );
+
+  const ttl: TtlConfig = { ...base.ttl };
+  const fileTtl = (file.ttl ?? {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries({ ...fileTtl, ...(o.ttl ?? {}) })) {
+    if (!(k in ttl)) throw new ConfigError(`${src}: unknown ttl "${k}"`);
+    ttl[k as keyof TtlConfig] = positiveInt(v, `ttl.${k}`);
+  }
+  const demo: DemoConfig = { ...base.demo, ...((file.demo ?? {}) as Partial<DemoConfig>), ...(o.demo ?? {}) };
+  if (env.PQID_DEMO !== undefined)
+    demo.enabled = !['0', 'false', 'no', 'off'].includes(env.PQID_DEMO.toLowerCase());
+  if (typeof demo.enabled !== 'boolean') throw new ConfigError('demo.enabled must be a boolean');
+  if (demo.enabled) {
+    for (const k of [
+      'username',
+      'password',
+      'clientId',
+      'clientSecret',
+      'redirectUri',
+      'idTokenSignedResponseAlg',
+    ] as const)
+      str(demo[k], `demo.${k}`);
+  }
+
+  const fail = (m: string): never => {
+    throw new ConfigError(`${src}: ${m}`);
+  };
+  // PQID_ACCESS_TOKEN_SIGNING_ALG is a shorthand for keys.placement.accessToken (which wins).
+  const atPlacement = accessTokenSigningAlg
+    ? { placement: { accessToken: accessTokenSigningAlg } }
+    : undefined;
+  const keys = parseKeysConfig([atPlacement, file.keys, o.keys], defaultSigningAlg, fail);
+  const loginLimits = parseLoginLimits([file.loginLimits, o.loginLimits], fail);
+  const saml = parseSamlConfig([file.saml, o.saml], fail);
+
+  validateDatabaseUrl(databaseUrl);
+  return {
+    port: cfgPort,
+    host,
+    issuer: cfgIssuer,
+    dataDir,
+    databaseUrl,
+    defaultSigningAlg,
+    ttl,
+    bodyLimit,
+    logLevel,
+    demo,
+    accessTokenHeaderBudget,
+    ...(accessTokenSigningAlg !== undefined ? { accessTokenSigningAlg } : {}),
+    keys,
+    loginLimits,
+    saml,
+  };
+}
+
+/** `sqlite:<path>` (embedded) or `postgres://…` (several instances); anything else is refused. */
+export function validateDatabaseUrl(url: string): void {
+  if (isPostgresUrl(url)) {
+    try {
+      parsePostgresUrl(url);
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+    return;
+  }
+  if (!/^sqlite:/i.test(url))
+    throw new ConfigError(
+      `PQID_DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://user@host:port/db, got ${JSON.stringify(redactDatabaseUrl(url))}`,
+    );
+  if (url.slice('sqlite:'.length) === '')
+    throw new ConfigError('PQID_DATABASE_URL: sqlite: needs a file path (or :memory:)');
+}

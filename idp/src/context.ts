@@ -1,0 +1,30 @@
+import type { Accounts } from './accounts/accounts.ts';
+import type { Clients } from './clients/clients.ts';
+import type { Config } from './config.ts';
+import type { KeyManager } from './keys/key-manager.ts';
+import type { LoginLimiter } from './security/login-limiter.ts';
+import type { Storage } from './storage/adapter.ts';
+
+/** Everything a route plugin needs, passed as plugin options rather than global decorators. */
+export interface IdpContext {
+  config: Config;
+  storage: Storage;
+  keys: KeyManager;
+  accounts: Accounts;
+  clients: Clients;
+  /** Brute-force limits for the login form (security/login-limiter.ts). */
+  loginLimiter: LoginLimiter;
+}
+
+/** Absolute endpoint URLs derived from the issuer, and the path prefix the routes mount under. */
+export function endpoints(issuer: string) {
+  const prefix = new URL(issuer).pathname.replace(/\/+$/, '');
+  return {
+    prefix,
+    authorization: `${issuer}/authorize`,
+    token: `${issuer}/token`,
+    userinfo: `${issuer}/userinfo`,
+    jwks: `${issuer}/jwks`,
+    interaction: (uid: string) => `${prefix}/interaction/${encodeURIComponent(uid)}`,
+  };
+}

@@ -1,0 +1,51 @@
+/** Password and client-secret hashing (scrypt), random identifiers, and token digests. */
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+const N = 16384;
+const R = 8;
+const P = 1;
+const KEYLEN = 32;
+
+function scryptAsync(secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(secret.normalize('NFKC'), salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+/** `scrypt$N$r$p$salt$hash`, parameters stored so they can be raised later. */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(secret, salt, N, R, P);
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+// Verifying against this when the account does not exist keeps timing the same either way.
+const DUMMY = `scrypt$${N}$${R}$${P}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEYLEN).toString('base64url')}`;
+
+export async function verifySecret(secret: string, encoded: string | undefined): Promise<boolean> {
+  const parts = (encoded ?? DUMMY).split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [, n, r, p, salt, hash] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p));
+  return encoded !== undefined && actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** An unguessable handle (256 bits). */
+export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+
+/** Tokens are stored under their digest, so a database leak yields no usable token. */
+export const tokenId = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
+/** Constant-time string comparison (CSRF tokens). */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/** RFC 7636 S256: BASE64URL(SHA256(ASCII(code_verifier))). */
+export const s256 = (verifier: string): string =>
+  createHash('sha256').update(verifier, 'ascii').digest('base64url');

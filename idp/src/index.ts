@@ -1,0 +1,16 @@
+/** @pqid/idp — the pqid OpenID Provider. */
+
+export { type Account, Accounts } from './accounts/accounts.ts';
+export { type CreateIdpOptions, createIdp, type Idp, registerClient } from './app.ts';
+export { type Client, ClientError, type ClientInput, Clients, describeClient } from './clients/clients.ts';
+export { type Config, ConfigError, type LoadConfigOptions, loadConfig } from './config.ts';
+export type { IdpContext } from './context.ts';
+export { KeyManager, type KeyRecord } from './keys/key-manager.ts';
+export { discoveryDocument } from './oidc/discovery.ts';
+export { buildServer } from './server.ts';
+export type { Adapter, ModelName, Payload, Storage } from './storage/adapter.ts';
+export { isStorageUnavailable, StorageUnavailable, storageUnavailableResponse } from './storage/errors.ts';
+export { openStorage } from './storage/open.ts';
+export { redactDatabaseUrl } from './storage/pg-url.ts';
+export { PostgresStorage } from './storage/postgres.ts';
+export { SqliteStorage } from './storage/sqlite.ts';

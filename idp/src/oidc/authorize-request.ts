@@ -1,0 +1,151 @@
+/**
+ * Validating an authorization request (OIDC Core §3.1.2.2, RFC 6749 §4.1, RFC 7636).
+ * Until client_id and redirect_uri are known good the answer is an error page: redirecting to
+ * an unverified URI would make us an open redirector. After that, errors go back to the client.
+ */
+import type { Client, Clients } from '../clients/clients.ts';
+
+export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
+const PKCE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export type AuthorizeParams = Partial<Record<string, string>>;
+
+export interface AuthRequest {
+  [member: string]: unknown;
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  state?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  prompt: string[];
+  maxAge?: number;
+  loginHint?: string;
+  /** Absent means query. */
+  responseMode?: ResponseMode;
+}
+
+export type ResponseMode = 'query' | 'form_post';
+export const RESPONSE_MODES: readonly ResponseMode[] = ['query', 'form_post'];
+
+export type AuthorizeOutcome =
+  | { kind: 'ok'; request: AuthRequest; client: Client }
+  /** Cannot redirect: show an error page. */
+  | { kind: 'page'; error: string; description: string }
+  /** Redirect the error to the (verified) redirect_uri. */
+  | {
+      kind: 'redirect';
+      redirectUri: string;
+      error: string;
+      description: string;
+      state?: string;
+      responseMode?: ResponseMode;
+    };
+
+export async function validateAuthorizeRequest(
+  params: AuthorizeParams,
+  clients: Clients,
+): Promise<AuthorizeOutcome> {
+  const clientId = params.client_id;
+  if (!clientId)
+    return { kind: 'page', error: 'invalid_request', description: 'The request has no client_id.' };
+  const client = await clients.find(clientId);
+  if (!client)
+    return {
+      kind: 'page',
+      error: 'invalid_client',
+      description: 'The application is not registered with this provider.',
+    };
+  const redirectUri = params.redirect_uri;
+  if (!redirectUri)
+    return { kind: 'page', error: 'invalid_request', description: 'The request has no redirect_uri.' };
+  // Exact string comparison (RFC 9700 §4.1.3): no prefix, no normalisation.
+  if (!client.redirect_uris.includes(redirectUri)) {
+    return {
+      kind: 'page',
+      error: 'invalid_request',
+      description: 'The redirect_uri is not registered for this application.',
+    };
+  }
+
+  const state = params.state;
+  // A valid response_mode also governs how errors travel back (Form Post Response Mode §2).
+  const responseMode = (RESPONSE_MODES as readonly string[]).includes(params.response_mode ?? '')
+    ? (params.response_mode as ResponseMode)
+    : undefined;
+  const fail = (error: string, description: string): AuthorizeOutcome => ({
+    kind: 'redirect',
+    redirectUri,
+    error,
+    description,
+    ...(state !== undefined ? { state } : {}),
+    ...(responseMode === 'form_post' ? { responseMode } : {}),
+  });
+
+  if (params.request !== undefined) return fail('request_not_supported', 'request objects are not supported');
+  if (params.request_uri !== undefined)
+    return fail('request_uri_not_supported', 'request_uri is not supported');
+  if (params.response_mode !== undefined && responseMode === undefined) {
+    return fail('invalid_request', 'unsupported response_mode (query or form_post)');
+  }
+  if (!params.response_type) return fail('invalid_request', 'response_type is required');
+  if (params.response_type !== 'code')
+    return fail('unsupported_response_type', 'only response_type=code is supported');
+  if (!client.grant_types.includes('authorization_code'))
+    return fail('unauthorized_client', 'client may not use the authorization code flow');
+
+  const requested = (params.scope ?? '').split(' ').filter(Boolean);
+  if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include openid');
+  const allowed = new Set(client.scope.split(' '));
+  // Unknown scopes are ignored, not refused (OIDC Core §3.1.2.1 lets the OP decide).
+  const scope = [...new Set(requested)]
+    .filter((s) => allowed.has(s) && (SUPPORTED_SCOPES as readonly string[]).includes(s))
+    .join(' ');
+
+  const method = params.code_challenge_method;
+  const challenge = params.code_challenge;
+  if (method !== undefined && method !== 'S256')
+    return fail('invalid_request', 'code_challenge_method must be S256');
+  if (challenge === undefined) {
+    if (client.require_pkce)
+      return fail('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
+  } else {
+    if (method === undefined)
+      return fail('invalid_request', 'code_challenge_method=S256 is required with code_challenge');
+    if (!PKCE_CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge is malformed');
+  }
+
+  const prompt = (params.prompt ?? '').split(' ').filter(Boolean);
+  if (prompt.some((p) => !PROMPTS.has(p))) return fail('invalid_request', 'unsupported prompt value');
+  if (prompt.includes('none') && prompt.length > 1)
+    return fail('invalid_request', 'prompt=none cannot be combined with other values');
+
+  let maxAge: number | undefined;
+  if (params.max_age !== undefined) {
+    if (!/^\d{1,10}$/.test(params.max_age))
+      return fail('invalid_request', 'max_age must be a non-negative integer');
+    maxAge = Number(params.max_age);
+  }
+
+  const request: AuthRequest = {
+    clientId,
+    redirectUri,
+    scope,
+    prompt,
+    ...(state !== undefined ? { state } : {}),
+    ...(params.nonce !== undefined ? { nonce: params.nonce } : {}),
+    ...(challenge !== undefined ? { codeChallenge: challenge } : {}),
+    ...(maxAge !== undefined ? { maxAge } : {}),
+    ...(params.login_hint !== undefined ? { loginHint: params.login_hint } : {}),
+    ...(responseMode === 'form_post' ? { responseMode } : {}),
+  };
+  return { kind: 'ok', request, client };
+}
+
+/** The client's redirect_uri with response parameters added to its query (response_mode=query). */
+export function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.href;
+}

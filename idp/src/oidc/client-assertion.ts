@@ -1,0 +1,74 @@
+/**
+ * private_key_jwt assertions (RFC 7523 §3, OIDC Core §9): signed by a key from the client's
+ * registered `jwks` or `jwks_uri`, with the client's registered alg only; iss = sub = client_id;
+ * aud one of ours; exp required and near; jti single-use until the assertion expires.
+ */
+import { createHash } from 'node:crypto';
+import { createLocalJWKSet, createRemoteJWKSet, type KeySet, verifyJwt } from '@pqid/jose';
+import type { Client } from '../clients/clients.ts';
+import type { IdpContext } from '../context.ts';
+
+// An assertion is a one-shot credential; a long-lived one would be a password in disguise.
+const MAX_LIFETIME = 600;
+const CLOCK_TOLERANCE = 30;
+// ML-DSA-87 composites with RSA reach ~10 KB; anything far beyond that is not an assertion.
+const MAX_ASSERTION_BYTES = 32 * 1024;
+
+/** Remote key sets are cached per URL so their freshness and cooldown survive across requests. */
+const remoteSets = new Map<string, KeySet>();
+
+function keySetFor(client: Client): Promise<KeySet> | KeySet {
+  if (client.jwks) return createLocalJWKSet(client.jwks);
+  const url = client.jwks_uri as string;
+  let set = remoteSets.get(url);
+  if (!set) {
+    set = createRemoteJWKSet(url, { timeoutDuration: 3000 });
+    remoteSets.set(url, set);
+  }
+  return set;
+}
+
+/** In-flight jtis: closes the window between the replay check and the store within one process. */
+const inflight = new Set<string>();
+
+export async function verifyClientAssertion(
+  ctx: IdpContext,
+  client: Client,
+  assertion: string,
+  audiences: string[],
+): Promise<boolean> {
+  const alg = client.token_endpoint_auth_signing_alg;
+  if (!alg || (!client.jwks && !client.jwks_uri)) return false;
+  let claims: Record<string, unknown>;
+  try {
+    ({ claims } = await verifyJwt(assertion, await keySetFor(client), {
+      algorithms: [alg],
+      issuer: client.client_id,
+      subject: client.client_id,
+      audience: [...new Set(audiences)],
+      requiredClaims: ['exp', 'jti'],
+      clockTolerance: CLOCK_TOLERANCE,
+      maxTokenBytes: MAX_ASSERTION_BYTES,
+    }));
+  } catch {
+    // Bad signature, wrong alg, wrong claims, unreachable jwks_uri: all one invalid_client.
+    return false;
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const exp = claims.exp as number;
+  const jti = claims.jti;
+  if (typeof jti !== 'string' || jti === '' || jti.length > 256) return false;
+  if (exp - now > MAX_LIFETIME) return false;
+  const id = createHash('sha256').update(`${client.client_id}\0${jti}`).digest('base64url');
+  if (inflight.has(id)) return false;
+  inflight.add(id);
+  try {
+    const seen = ctx.storage.adapter('ClientAssertion');
+    if (await seen.find(id)) return false;
+    // Kept until it could no longer be accepted anyway (exp + tolerance).
+    await seen.upsert(id, { clientId: client.client_id }, Math.max(1, exp - now + CLOCK_TOLERANCE));
+    return seen.consume(id);
+  } finally {
+    inflight.delete(id);
+  }
+}

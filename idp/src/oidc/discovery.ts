@@ -1,0 +1,76 @@
+/** Discovery (OIDC Discovery §3) and the JWKS. Every algorithm the registry offers is listed. */
+import { algorithms } from '@pqid/jose';
+import type { FastifyInstance } from 'fastify';
+import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
+import { endpoints, type IdpContext } from '../context.ts';
+import { RESPONSE_MODES, SUPPORTED_SCOPES } from './authorize-request.ts';
+
+const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
+
+import { jsonErrorHandler } from './errors.ts';
+
+export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
+  const ep = endpoints(ctx.config.issuer);
+  const algs = algorithms();
+  return {
+    issuer: ctx.config.issuer,
+    authorization_endpoint: ep.authorization,
+    token_endpoint: ep.token,
+    userinfo_endpoint: ep.userinfo,
+    jwks_uri: ep.jwks,
+    introspection_endpoint: `${ctx.config.issuer}/introspect`,
+    revocation_endpoint: `${ctx.config.issuer}/revoke`,
+    end_session_endpoint: `${ctx.config.issuer}/end_session`,
+    scopes_supported: [...SUPPORTED_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: [...RESPONSE_MODES],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: algs,
+    userinfo_signing_alg_values_supported: algs,
+    token_endpoint_auth_methods_supported: AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: algs,
+    introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
+    introspection_endpoint_auth_signing_alg_values_supported: algs,
+    revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: algs,
+    // Not registered metadata: tells clients which formats access_token_format accepts.
+    access_token_formats_supported: [...ACCESS_TOKEN_FORMATS],
+    code_challenge_methods_supported: ['S256'],
+    claims_supported: [
+      'sub',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'name',
+      'preferred_username',
+      'email',
+      'email_verified',
+    ],
+    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    authorization_response_iss_parameter_supported: true,
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+  };
+}
+
+export async function discoveryRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+  app.setErrorHandler(jsonErrorHandler);
+  app.get('/.well-known/openid-configuration', async (_req, reply) =>
+    reply
+      .header('cache-control', 'public, max-age=300')
+      .header('access-control-allow-origin', '*')
+      .send(discoveryDocument(ctx)),
+  );
+  app.get('/jwks', async (_req, reply) =>
+    reply
+      .header('content-type', 'application/jwk-set+json')
+      .header('cache-control', 'public, max-age=300')
+      .header('access-control-allow-origin', '*')
+      .send(JSON.stringify(ctx.keys.jwks())),
+  );
+}

@@ -1,0 +1,26 @@
+/** Delivering an authorization response: a 303 with a query (default) or a form_post page. */
+import type { FastifyReply } from 'fastify';
+import { sendPage } from '../ui/html.ts';
+import { AUTO_SUBMIT, formPostPage } from '../ui/pages.ts';
+import { type ResponseMode, redirectWith } from './authorize-request.ts';
+
+export function redirect303(reply: FastifyReply, url: string): FastifyReply {
+  return reply.code(303).header('cache-control', 'no-store').redirect(url, 303);
+}
+
+export function respond(
+  reply: FastifyReply,
+  redirectUri: string,
+  mode: ResponseMode | undefined,
+  params: Record<string, string | undefined>,
+): FastifyReply {
+  if (mode !== 'form_post') return redirect303(reply, redirectWith(redirectUri, params));
+  // form-action must name the client's origin; the auto-submit script is allowed by hash only.
+  return sendPage(
+    reply,
+    200,
+    formPostPage(redirectUri, params),
+    [new URL(redirectUri).origin],
+    [AUTO_SUBMIT.hash],
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * Every JWT the provider issues is signed here, so sign latency and token size are measured
+ * in one place, per algorithm and kind. The key comes from the key manager's placement: `alg`
+ * is the client's registered one, which a fixed placement may override.
+ */
+import { type JwtClaims, type SignJwtOptions, signJwt } from '@pqid/jose';
+import type { IdpContext } from '../context.ts';
+import { metricsFor, type TokenKind } from '../metrics.ts';
+
+export async function signToken(
+  ctx: IdpContext,
+  kind: TokenKind,
+  alg: string,
+  claims: JwtClaims,
+  opts: SignJwtOptions = {},
+): Promise<string> {
+  const key = await ctx.keys.signerFor(kind, alg);
+  const m = metricsFor(ctx);
+  const end = m.signSeconds.startTimer({ alg: key.alg, kind });
+  const token = await signJwt(claims, key, opts);
+  end();
+  m.tokenBytes.observe({ alg: key.alg, kind }, Buffer.byteLength(token));
+  return token;
+}
+
+/** Opaque tokens are counted too, so dashboards compare them with the JWTs they replace. */
+export function observeReference(ctx: IdpContext, kind: TokenKind, token: string): void {
+  metricsFor(ctx).tokenBytes.observe({ alg: 'reference', kind }, Buffer.byteLength(token));
+}

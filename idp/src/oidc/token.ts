@@ -1,0 +1,140 @@
+/** The token endpoint (RFC 6749 §3.2): authorization_code, refresh_token (rotated), client_credentials. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Client } from '../clients/clients.ts';
+import type { IdpContext } from '../context.ts';
+import { s256, tokenId } from '../crypto/secrets.ts';
+import { authenticateClient } from './client-auth.ts';
+import { invalidGrant, invalidRequest, jsonErrorHandler, OAuthError } from './errors.ts';
+import {
+  type AuthorizationCodeRecord,
+  issueClientCredentialsToken,
+  issueUserTokens,
+  type RefreshTokenRecord,
+} from './issue.ts';
+
+const FIELDS = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+  'refresh_token',
+  'scope',
+  'client_id',
+  'client_secret',
+  'client_assertion_type',
+];
+const bodySchema = {
+  type: 'object',
+  required: ['grant_type'],
+  properties: {
+    ...Object.fromEntries(FIELDS.map((f) => [f, { type: 'string', maxLength: 4096 }])),
+    // PQ-signed assertions are several KB (ML-DSA-87: a 4.6 KB signature alone).
+    client_assertion: { type: 'string', maxLength: 32768 },
+  },
+} as const;
+
+type TokenBody = Partial<Record<string, string>>;
+
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export async function tokenRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+  app.setErrorHandler(jsonErrorHandler);
+
+  // Only form bodies: RFC 6749 §3.2 requires application/x-www-form-urlencoded.
+  app.post('/token', { schema: { body: bodySchema } }, async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''))
+      throw invalidRequest('the token request must be application/x-www-form-urlencoded');
+    const body = (req.body ?? {}) as TokenBody;
+    const client = await authenticateClient(req, body, ctx);
+    const grantType = body.grant_type as string;
+    if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grantType)) {
+      throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
+    }
+    if (!client.grant_types.includes(grantType as Client['grant_types'][number])) {
+      throw new OAuthError('unauthorized_client', `client may not use grant_type ${grantType}`);
+    }
+    let response: object;
+    if (grantType === 'authorization_code') response = await authorizationCode(ctx, client, body);
+    else if (grantType === 'refresh_token') response = await refreshToken(ctx, client, body);
+    else response = await clientCredentials(ctx, client, body);
+    return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(response);
+  });
+}
+
+async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBody) {
+  if (!body.code) throw invalidRequest('code is required');
+  if (!body.redirect_uri) throw invalidRequest('redirect_uri is required');
+  const codes = ctx.storage.adapter('AuthorizationCode');
+  const id = tokenId(body.code);
+  const record = (await codes.find(id)) as (AuthorizationCodeRecord & { consumed?: number }) | undefined;
+  if (!record) throw invalidGrant('authorization code is invalid or expired');
+  // A replayed code means it leaked: revoke everything issued from it (RFC 6749 §4.1.2).
+  if (record.consumed !== undefined || !(await codes.consume(id))) {
+    await ctx.storage.revokeGrant(record.grantId);
+    throw invalidGrant('authorization code has already been used');
+  }
+  if (record.clientId !== client.client_id)
+    throw invalidGrant('authorization code was issued to another client');
+  if (record.redirectUri !== body.redirect_uri)
+    throw invalidGrant('redirect_uri does not match the authorization request');
+  if (record.codeChallenge !== undefined) {
+    if (!body.code_verifier) throw invalidGrant('code_verifier is required');
+    if (!VERIFIER.test(body.code_verifier) || s256(body.code_verifier) !== record.codeChallenge)
+      throw invalidGrant('PKCE verification failed');
+  } else if (body.code_verifier !== undefined) {
+    // A verifier without a challenge is a downgrade attempt (RFC 9700 §2.1.1).
+    throw invalidGrant('code_verifier sent but no code_challenge was used');
+  }
+  return issueUserTokens(ctx, client, {
+    accountId: record.accountId,
+    scope: record.scope,
+    grantId: record.grantId,
+    authTime: record.authTime,
+    ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
+  });
+}
+
+async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody) {
+  if (!body.refresh_token) throw invalidRequest('refresh_token is required');
+  const tokens = ctx.storage.adapter('RefreshToken');
+  const id = tokenId(body.refresh_token);
+  const record = (await tokens.find(id)) as (RefreshTokenRecord & { consumed?: number }) | undefined;
+  if (!record) throw invalidGrant('refresh token is invalid or expired');
+  if (record.clientId !== client.client_id) throw invalidGrant('refresh token was issued to another client');
+  // Rotation with reuse detection: presenting a rotated-out token revokes the whole grant.
+  if (record.consumed !== undefined || !(await tokens.consume(id))) {
+    await ctx.storage.revokeGrant(record.grantId);
+    throw invalidGrant('refresh token has already been used');
+  }
+  let scope = record.scope;
+  if (body.scope !== undefined) {
+    const granted = new Set(record.scope.split(' '));
+    const asked = body.scope.split(' ').filter(Boolean);
+    if (asked.some((s) => !granted.has(s)))
+      throw new OAuthError('invalid_scope', 'scope exceeds the original grant');
+    scope = asked.join(' ');
+  }
+  const account = await ctx.accounts.find(record.accountId);
+  if (!account) {
+    await ctx.storage.revokeGrant(record.grantId);
+    throw invalidGrant('the account no longer exists');
+  }
+  return issueUserTokens(ctx, client, {
+    accountId: record.accountId,
+    scope,
+    grantId: record.grantId,
+    authTime: record.authTime,
+    grantExpiresAt: record.expiresAt,
+  });
+}
+
+async function clientCredentials(ctx: IdpContext, client: Client, body: TokenBody) {
+  if (client.token_endpoint_auth_method === 'none')
+    throw new OAuthError('unauthorized_client', 'public clients cannot use client_credentials');
+  const allowed = new Set(client.scope.split(' '));
+  // openid and offline_access mean nothing without an end-user.
+  const asked = (body.scope ?? '').split(' ').filter((s) => s && s !== 'openid' && s !== 'offline_access');
+  if (asked.some((s) => !allowed.has(s)))
+    throw new OAuthError('invalid_scope', 'requested scope is not allowed for this client');
+  return issueClientCredentialsToken(ctx, client, asked.join(' '));
+}

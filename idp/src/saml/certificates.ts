@@ -1,0 +1,146 @@
+/**
+ * Keys and certificates of the SAML IdP. Placement: the hot signing key per algorithm is the key
+ * manager's active key for that algorithm (the same keys OIDC uses, so rotation, encryption at
+ * rest and multi-instance reloads come for free); each is certified by the root key
+ * (`saml.rootAlg`, ML-DSA-87 by default), which also signs the metadata. Root work happens on
+ * the cold path only: a certificate is issued once per key id and stored in the
+ * `SamlCertificate` model, so SPs that pin a certificate keep seeing the same bytes.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
+import { createRootCertificate, issueCertificate } from '@pqid/xmldsig';
+import type { IdpContext } from '../context.ts';
+
+export interface SamlSigner {
+  alg: string;
+  kid: string;
+  /** Private JWK for @pqid/xmldsig's signer; never logged, never stored outside the key manager. */
+  key: Jwk;
+  certificate: string;
+}
+
+export interface PublishedCertificate {
+  alg: string;
+  kid: string;
+  status: 'next' | 'active';
+  certificate: string;
+}
+
+interface CertificateRecord {
+  [member: string]: unknown;
+  kid: string;
+  alg: string;
+  pem: string;
+  issuerKid?: string;
+}
+
+const SALT_ID = '~pairwise-nameid-salt';
+
+export class SamlCertificates {
+  readonly #ctx: IdpContext;
+  readonly #store;
+  /** One issuance per record id even when requests race (within this process). */
+  readonly #pending = new Map<string, Promise<string>>();
+
+  constructor(ctx: IdpContext) {
+    this.#ctx = ctx;
+    this.#store = ctx.storage.adapter('SamlCertificate');
+  }
+
+  get rootAlg(): string {
+    return this.#ctx.config.saml.rootAlg;
+  }
+
+  #cached(id: string, make: () => Promise<CertificateRecord>): Promise<string> {
+    let p = this.#pending.get(id);
+    if (!p) {
+      p = (async () => {
+        const hit = (await this.#store.find(id)) as CertificateRecord | undefined;
+        if (hit) return hit.pem;
+        const rec = await make();
+        await this.#store.upsert(id, rec);
+        return rec.pem;
+      })();
+      this.#pending.set(id, p);
+      p.catch(() => this.#pending.delete(id));
+    }
+    return p;
+  }
+
+  /** The root key (cold path) and its self-signed CA certificate. */
+  async root(): Promise<SamlSigner> {
+    const handle = await this.#ctx.keys.signingKey(this.rootAlg);
+    const key = exportJWK(handle);
+    const kid = String(key.kid);
+    const certificate = await this.#cached(`root:${kid}`, async () => {
+      const cert = await createRootCertificate({
+        subject: { commonName: `pqid SAML root (${this.rootAlg})`, organization: 'pqid' },
+        key,
+        validity: { days: this.#ctx.config.saml.rootCertificateDays },
+      });
+      return { kid, alg: this.rootAlg, pem: cert.pem };
+    });
+    return { alg: this.rootAlg, kid, key, certificate };
+  }
+
+  /** Certificate for a hot key, issued by the current root the first time it is needed. */
+  certificateFor(kid: string, alg: string, publicJwk: Jwk): Promise<string> {
+    return this.#cached(kid, async () => {
+      const root = await this.root();
+      const cert = await issueCertificate({
+        subject: { commonName: `pqid SAML signing (${alg})`, organization: 'pqid' },
+        subjectPublicKey: publicJwk,
+        issuerKey: root.key,
+        issuerCertificate: root.certificate,
+        validity: { days: this.#ctx.config.saml.leafCertificateDays },
+      });
+      return { kid, alg, pem: cert.pem, issuerKid: root.kid };
+    });
+  }
+
+  /** The active key for `alg` with its certificate: what signs a Response or Assertion. */
+  async signer(alg: string): Promise<SamlSigner> {
+    const handle: PrivateKey = await this.#ctx.keys.signingKey(alg);
+    const key = exportJWK(handle);
+    const kid = String(key.kid);
+    const certificate = await this.certificateFor(kid, alg, exportJWK(handle.publicKey));
+    return { alg, kid, key, certificate };
+  }
+
+  /** Next and active keys of these algorithms with certificates: the metadata's KeyDescriptors. */
+  async published(algs: readonly string[]): Promise<PublishedCertificate[]> {
+    await this.#ctx.keys.ensure(algs);
+    const jwks = new Map(this.#ctx.keys.jwks().keys.map((k) => [String(k.kid), k]));
+    const out: PublishedCertificate[] = [];
+    for (const info of this.#ctx.keys.list()) {
+      if (!algs.includes(info.alg) || (info.status !== 'active' && info.status !== 'next')) continue;
+      const jwk = jwks.get(info.kid);
+      if (!jwk) continue;
+      out.push({
+        alg: info.alg,
+        kid: info.kid,
+        status: info.status,
+        certificate: await this.certificateFor(info.kid, info.alg, jwk),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Secret salt for persistent (pairwise) NameIDs. Not derived from `sub`: OIDC clients see
+   * `sub`, and must not be able to compute the identifier a SAML SP sees.
+   */
+  async pairwiseSalt(): Promise<Buffer> {
+    const pem = await this.#cached(SALT_ID, async () => ({
+      kid: SALT_ID,
+      alg: 'none',
+      pem: randomBytes(32).toString('base64url'),
+    }));
+    return Buffer.from(pem, 'base64url');
+  }
+}
+
+/** Stable per (IdP salt, SP, account), unlinkable across SPs. */
+export function pairwiseId(salt: Buffer, spEntityId: string, sub: string): string {
+  return createHmac('sha256', salt).update(spEntityId).update('\0').update(sub).digest('base64url');
+}

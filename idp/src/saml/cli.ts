@@ -1,0 +1,149 @@
+/** `pqid saml-sps add|list|remove`: SAML service providers in the IdP's storage. */
+import { readFile } from 'node:fs/promises';
+import { CliError, type Command, json, out, table, UsageError } from '@pqid/jose/cli';
+import { mapErrors, parse } from '../cli/args.ts';
+import { withCli } from '../cli/open.ts';
+import { isSamlSigningAlg, SAML_SIGNING_ALGS } from './config.ts';
+import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
+import { parseSpMetadata, SpMetadataError } from './sp-metadata.ts';
+import { registerSamlSp, SamlSpError, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from './sps.ts';
+
+const HELP = `Usage:
+  pqid saml-sps add --metadata FILE|URL [options]
+  pqid saml-sps add --entity-id ID --acs-url URL [--acs-url URL ...] [--slo-url URL] [--certificate FILE] [options]
+  pqid saml-sps list [--json]
+  pqid saml-sps remove ENTITY_ID
+
+add options:
+  --metadata FILE|URL     SP metadata: entityID, HTTP-POST AssertionConsumerServices,
+                          SingleLogoutService, signing certificate (requests must then be signed)
+  --alg ALG               what signs responses to this SP: ${SAML_SIGNING_ALGS.join(', ')}
+                          (default: saml.defaultAlg, ML-DSA-65). SPs that cannot verify ML-DSA: RS256.
+  --sign WHAT             response | assertion | both (default both)
+  --name-id-format F      ${NAMEID_FORMAT_NAMES.join(' | ')} (default: from metadata, else persistent)
+  --name NAME             shown on the login page
+  --json                  print the registration as JSON
+
+Reads the same configuration and storage as the server (PQID_CONFIG or --config, PQID_DATA_DIR,
+PQID_DATABASE_URL, PQID_KEK for generating a signing key the SP's algorithm needs).`;
+
+const MAX_METADATA_BYTES = 1024 * 1024;
+
+async function loadMetadata(source: string): Promise<string> {
+  if (/^https?:\/\//i.test(source)) {
+    const res = await fetch(source, { signal: AbortSignal.timeout(10_000), redirect: 'error' });
+    if (!res.ok) throw new CliError('ERR_METADATA_FETCH', `GET ${source}: HTTP ${res.status}`);
+    const text = await res.text();
+    if (Buffer.byteLength(text) > MAX_METADATA_BYTES)
+      throw new CliError('ERR_METADATA', 'metadata too large');
+    return text;
+  }
+  try {
+    return await readFile(source, 'utf8');
+  } catch (e) {
+    throw new CliError('ERR_METADATA', `cannot read ${source}: ${(e as Error).message}`);
+  }
+}
+
+async function samlErrors<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await mapErrors(f);
+  } catch (e) {
+    if (e instanceof SamlSpError) throw new UsageError(e.message);
+    if (e instanceof SpMetadataError) throw new CliError('ERR_METADATA', e.message, { cause: e });
+    throw e;
+  }
+}
+
+export const samlSps: Command = {
+  name: 'saml-sps',
+  summary: 'add, list or remove SAML service providers',
+  help: HELP,
+  async run(args) {
+    const [sub, ...rest] = args;
+    const { values, positionals } = parse({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        metadata: { type: 'string' },
+        'entity-id': { type: 'string' },
+        'acs-url': { type: 'string', multiple: true },
+        'slo-url': { type: 'string' },
+        certificate: { type: 'string' },
+        alg: { type: 'string' },
+        sign: { type: 'string' },
+        'name-id-format': { type: 'string' },
+        name: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        config: { type: 'string' },
+      },
+      strict: true,
+    });
+    const cli = { configFile: values.config };
+    if (sub === 'add') {
+      if (values.alg !== undefined && !isSamlSigningAlg(values.alg))
+        throw new UsageError(`--alg must be one of ${SAML_SIGNING_ALGS.join(', ')}`);
+      if (values.sign !== undefined && !SIGN_WHAT.includes(values.sign as SignWhat))
+        throw new UsageError(`--sign must be one of ${SIGN_WHAT.join(', ')}`);
+      const fmt = values['name-id-format'];
+      if (fmt !== undefined && !NAMEID_FORMAT_NAMES.includes(fmt as NameIdFormatName))
+        throw new UsageError(`--name-id-format must be one of ${NAMEID_FORMAT_NAMES.join(', ')}`);
+      const sp = await samlErrors(async () => {
+        let input: SamlSpInput;
+        if (values.metadata !== undefined) input = parseSpMetadata(await loadMetadata(values.metadata));
+        else {
+          if (!values['entity-id'] || !values['acs-url']?.length)
+            throw new UsageError('give --metadata, or --entity-id and at least one --acs-url');
+          input = { entityId: values['entity-id'], acsUrls: values['acs-url'] };
+        }
+        if (values['slo-url']) input.sloUrl = values['slo-url'];
+        if (values.certificate) input.certificate = await readFile(values.certificate, 'utf8');
+        if (values.alg) input.signatureAlgorithm = values.alg as SamlSpInput['signatureAlgorithm'];
+        if (values.sign) input.sign = values.sign as SignWhat;
+        if (fmt) input.nameIdFormat = fmt as NameIdFormatName;
+        if (values.name) input.name = values.name;
+        return withCli({ ...cli, withKeys: true }, (ctx) => registerSamlSp(ctx, input));
+      });
+      const { certificate, ...shown } = sp;
+      out(json({ ...shown, certificate: certificate ? 'registered (requests must be signed)' : 'none' }));
+      return;
+    }
+    if (sub === 'list') {
+      const list = await samlErrors(() =>
+        withCli({ ...cli, withKeys: false }, (ctx) => new SamlSps(ctx).list()),
+      );
+      if (values.json)
+        out(json(list.map(({ certificate, ...s }) => ({ ...s, signedRequests: !!certificate }))));
+      else
+        out(
+          table(
+            ['entityId', 'alg', 'sign', 'nameId', 'signed requests', 'ACS'],
+            list.map((s) => [
+              s.entityId,
+              s.signatureAlgorithm,
+              s.sign,
+              s.nameIdFormat,
+              s.certificate ? 'yes' : 'no',
+              s.acsUrls.join(' '),
+            ]),
+          ),
+        );
+      return;
+    }
+    if (sub === 'remove') {
+      const [entityId] = positionals;
+      if (!entityId || positionals.length > 1) throw new UsageError('saml-sps remove takes one ENTITY_ID');
+      const removed = await samlErrors(() =>
+        withCli({ ...cli, withKeys: false }, (ctx) => new SamlSps(ctx).remove(entityId)),
+      );
+      if (!removed) throw new CliError('ERR_NOT_FOUND', `no SAML SP ${entityId}`);
+      out(`removed ${entityId}`);
+      return;
+    }
+    throw new UsageError(
+      sub === undefined
+        ? 'saml-sps needs add, list or remove'
+        : `unknown saml-sps command ${JSON.stringify(sub)}`,
+    );
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * The `saml` configuration section. Placement is configuration: `rootAlg` is the long-lived key
+ * that certifies the hot signing keys and signs the metadata (cold path); `metadataAlgs` are the
+ * hot algorithms published in the metadata even before an SP registers them (RS256 so that a
+ * legacy SP can be onboarded from the metadata alone).
+ */
+import { algorithms } from '@pqid/jose';
+
+/** XML-DSig algorithms an SP may choose (the JOSE names @pqid/xmldsig maps to URIs). */
+export const SAML_SIGNING_ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'RS256', 'ES256'] as const;
+export type SamlSigningAlg = (typeof SAML_SIGNING_ALGS)[number];
+
+/**
+ * Root (certificate and metadata) algorithms. SLH-DSA-SHA2-128s belongs here once @pqid/jose
+ * and @pqid/xmldsig's certificate signers have it: one more entry, no other change.
+ */
+export const SAML_ROOT_ALGS = ['ML-DSA-87', 'ML-DSA-65', 'ML-DSA-44', 'ES256', 'RS256'] as const;
+
+export interface SamlConfig {
+  /** Turn the SAML endpoints off entirely. */
+  enabled: boolean;
+  /** The IdP entityID; default `<issuer>/saml/metadata`. */
+  entityId?: string;
+  /** Algorithm of the root key that certifies signing keys and signs the metadata. */
+  rootAlg: string;
+  /** Hot algorithms always published in the metadata (SP registrations add theirs). */
+  metadataAlgs: SamlSigningAlg[];
+  /** Default algorithm for SPs that register none. */
+  defaultAlg: SamlSigningAlg;
+  /** Seconds an assertion (Conditions, SubjectConfirmationData) stays valid. */
+  assertionLifetime: number;
+  /** Seconds an AuthnRequest/LogoutRequest may be old (IssueInstant); also the replay window. */
+  requestMaxAge: number;
+  /** Bytes an inflated or decoded request may have. */
+  maxRequestBytes: number;
+  /** Validity of the certificates of the hot keys and of the root, days. */
+  leafCertificateDays: number;
+  rootCertificateDays: number;
+  /** Seconds the signed metadata is valid (validUntil) and cached by SPs. */
+  metadataValidity: number;
+}
+
+export const samlDefaults = (): SamlConfig => ({
+  enabled: true,
+  rootAlg: 'ML-DSA-87',
+  metadataAlgs: ['ML-DSA-65', 'RS256'],
+  defaultAlg: 'ML-DSA-65',
+  assertionLifetime: 300,
+  requestMaxAge: 600,
+  maxRequestBytes: 64 * 1024,
+  leafCertificateDays: 730,
+  rootCertificateDays: 3650,
+  metadataValidity: 7 * 86400,
+});
+
+const NUMBERS = [
+  'assertionLifetime',
+  'requestMaxAge',
+  'maxRequestBytes',
+  'leafCertificateDays',
+  'rootCertificateDays',
+  'metadataValidity',
+] as const;
+
+export const isSamlSigningAlg = (a: unknown): a is SamlSigningAlg =>
+  typeof a === 'string' && (SAML_SIGNING_ALGS as readonly string[]).includes(a);
+
+export function parseSamlConfig(layers: unknown[], fail: (message: string) => never): SamlConfig {
+  const cfg = samlDefaults();
+  for (const raw of layers) {
+    if (raw === undefined) continue;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('saml must be an object');
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      if (k === 'enabled') {
+        if (typeof v !== 'boolean') fail('saml.enabled must be a boolean');
+        cfg.enabled = v as boolean;
+      } else if (k === 'entityId') {
+        if (typeof v !== 'string' || v === '') fail('saml.entityId must be a non-empty string');
+        cfg.entityId = v as string;
+      } else if (k === 'rootAlg') {
+        const ok = (SAML_ROOT_ALGS as readonly string[]).filter((a) => algorithms().includes(a));
+        if (typeof v !== 'string' || !ok.includes(v)) fail(`saml.rootAlg must be one of ${ok.join(', ')}`);
+        cfg.rootAlg = v as string;
+      } else if (k === 'defaultAlg') {
+        if (!isSamlSigningAlg(v)) fail(`saml.defaultAlg must be one of ${SAML_SIGNING_ALGS.join(', ')}`);
+        cfg.defaultAlg = v as SamlSigningAlg;
+      } else if (k === 'metadataAlgs') {
+        if (!Array.isArray(v) || !v.every(isSamlSigningAlg))
+          fail(`saml.metadataAlgs must be a list of ${SAML_SIGNING_ALGS.join(', ')}`);
+        cfg.metadataAlgs = [...new Set(v as SamlSigningAlg[])];
+      } else if ((NUMBERS as readonly string[]).includes(k)) {
+        if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
+          fail(`saml.${k} must be a positive integer`);
+        cfg[k as (typeof NUMBERS)[number]] = v as number;
+      } else {
+        fail(`saml: unknown setting "${k}"`);
+      }
+    }
+  }
+  return cfg;
+}

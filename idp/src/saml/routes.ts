@@ -1,0 +1,302 @@
+/**
+ * The SAML IdP endpoints, next to the OIDC ones and sharing their users and browser session:
+ *   GET  /saml/metadata            signed EntityDescriptor
+ *   GET|POST /saml/sso             AuthnRequest (HTTP-Redirect | HTTP-POST)
+ *   GET  /saml/continue/:uid       back from the shared login page
+ *   GET|POST /saml/slo             LogoutRequest (HTTP-Redirect | HTTP-POST)
+ * Until the issuer and the ACS URL are verified against the registration, every problem is an
+ * error page: nothing is ever redirected or posted to a URL taken from an unverified request.
+ */
+
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { endpoints, type IdpContext } from '../context.ts';
+import { randomToken, tokenId } from '../crypto/secrets.ts';
+import { parkExternalLogin } from '../oidc/authorize.ts';
+import { outagePage } from '../oidc/errors.ts';
+import { cookieOptions, currentSession, SESSION_COOKIE, type SessionRecord } from '../oidc/session.ts';
+import { sendPage } from '../ui/html.ts';
+import { errorPage } from '../ui/pages.ts';
+import { type AuthnRequestInfo, readAuthnRequest, unsupportedNameIdFormat } from './authn-request.ts';
+import { SamlRequestError, sendPostForm } from './bindings.ts';
+import { pairwiseId, SamlCertificates } from './certificates.ts';
+import { AUTHN_CONTEXT, type NameIdFormatName, STATUS } from './constants.ts';
+import { samlEndpoints } from './endpoints.ts';
+import { MetadataCache } from './metadata.ts';
+import { acceptSpRequest, type IncomingMessage } from './requests.ts';
+import { signedLoginResponse, signedLogoutResponse, signedStatusResponse } from './response.ts';
+import { namesAccount, readLogoutRequest } from './slo.ts';
+import { type SamlSp, SamlSps } from './sps.ts';
+import { samlId } from './xml.ts';
+
+const messageSchema = (where: 'query' | 'body') =>
+  ({
+    type: 'object',
+    required: ['SAMLRequest'],
+    properties: {
+      // Redirect: deflated, so smaller; POST: the request may carry an ML-DSA-87 signature and certificate.
+      SAMLRequest: { type: 'string', minLength: 1, maxLength: where === 'query' ? 32768 : 98304 },
+      RelayState: { type: 'string', maxLength: 800 },
+      SigAlg: { type: 'string', maxLength: 256 },
+      Signature: { type: 'string', maxLength: 16384 },
+    },
+  }) as const;
+
+interface SamlParams {
+  SAMLRequest: string;
+  RelayState?: string;
+  SigAlg?: string;
+  Signature?: string;
+}
+
+interface PendingSso extends AuthnRequestInfo {
+  [member: string]: unknown;
+  createdAt: number;
+}
+
+export async function samlRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+  if (!ctx.config.saml.enabled) return;
+  const ep = samlEndpoints(ctx.config);
+  const { prefix } = endpoints(ctx.config.issuer);
+  const certs = new SamlCertificates(ctx);
+  const sps = new SamlSps(ctx);
+  const metadata = new MetadataCache(certs);
+  const pending = ctx.storage.adapter('Interaction');
+  // Keys exist before the first request: generating one (RSA especially) is no job for a login.
+  await ctx.keys.ensure([
+    ctx.config.saml.rootAlg,
+    ...ctx.config.saml.metadataAlgs,
+    ...(await sps.list()).map((s) => s.signatureAlgorithm),
+  ]);
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof SamlRequestError) {
+      req.log.info({ code: err.code }, 'saml request refused');
+      return sendPage(
+        reply,
+        err.status,
+        errorPage('This sign-in request cannot be processed', err.message, err.code),
+      );
+    }
+    const outage = outagePage(err, req, reply);
+    if (outage) return outage;
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500)
+      return sendPage(
+        reply,
+        400,
+        errorPage('Invalid request', 'The SAML request is malformed.', 'invalid_request'),
+      );
+    req.log.error({ err }, 'saml endpoint failure');
+    return sendPage(reply, 500, errorPage('Something went wrong', 'Please try again.', 'server_error'));
+  });
+
+  async function metadataAlgs(): Promise<string[]> {
+    const fromSps = (await sps.list()).map((s) => s.signatureAlgorithm);
+    return [...new Set([...ctx.config.saml.metadataAlgs, ...fromSps])];
+  }
+
+  app.get('/saml/metadata', async (_req, reply) => {
+    const xml = await metadata.get({
+      endpoints: ep,
+      algs: await metadataAlgs(),
+      validitySeconds: ctx.config.saml.metadataValidity,
+    });
+    return reply
+      .header('content-type', 'application/samlmetadata+xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(xml);
+  });
+
+  const incoming = (req: FastifyRequest, binding: 'redirect' | 'post', p: SamlParams): IncomingMessage => ({
+    binding,
+    message: p.SAMLRequest,
+    relayState: p.RelayState,
+    sigAlg: p.SigAlg,
+    signature: p.Signature,
+    rawQuery: (req.raw.url ?? '').split('?')[1] ?? '',
+  });
+
+  // ---- SSO ----------------------------------------------------------------------------------
+
+  async function sso(req: FastifyRequest, reply: FastifyReply, msg: IncomingMessage) {
+    const accepted = await acceptSpRequest(ctx, sps, msg, 'AuthnRequest', ep.sso);
+    const info = readAuthnRequest(accepted);
+    const { sp } = accepted;
+    if (unsupportedNameIdFormat(accepted))
+      return status(
+        reply,
+        sp,
+        info,
+        STATUS.invalidNameIdPolicy,
+        'The requested NameID format is not supported.',
+      );
+    const session = await currentSession(ctx, req);
+    if (session && !info.forceAuthn) return login(req, reply, sp, info, session);
+    if (info.isPassive) return status(reply, sp, info, STATUS.noPassive);
+    const uid = randomToken(16);
+    const record: PendingSso = { ...info, createdAt: Math.floor(Date.now() / 1000) };
+    await pending.upsert(`saml:${uid}`, record, ctx.config.ttl.interaction);
+    return parkExternalLogin(ctx, reply, {
+      returnTo: `${prefix}/saml/continue/${uid}`,
+      clientName: sp.name ?? sp.entityId,
+    });
+  }
+
+  app.get<{ Querystring: SamlParams }>(
+    '/saml/sso',
+    { schema: { querystring: messageSchema('query') } },
+    (req, reply) => sso(req, reply, incoming(req, 'redirect', req.query)),
+  );
+  app.post<{ Body: SamlParams }>('/saml/sso', { schema: { body: messageSchema('body') } }, (req, reply) =>
+    sso(req, reply, incoming(req, 'post', req.body)),
+  );
+
+  app.get<{ Params: { uid: string } }>(
+    '/saml/continue/:uid',
+    { schema: { params: { type: 'object', properties: { uid: { type: 'string', maxLength: 64 } } } } },
+    async (req, reply) => {
+      const key = `saml:${req.params.uid}`;
+      const record = (await pending.find(key)) as PendingSso | undefined;
+      const session = await currentSession(ctx, req);
+      if (!record || !session || !(await pending.consume(key)))
+        throw new SamlRequestError(
+          'This sign-in has expired. Go back to the application and start again.',
+          'expired',
+        );
+      if (record.forceAuthn && session.authTime < record.createdAt)
+        throw new SamlRequestError('A fresh sign-in was required.', 'login_required');
+      const sp = await sps.find(record.spEntityId);
+      // Re-checked: the registration may have changed while the user was signing in.
+      if (!sp?.acsUrls.includes(record.acsUrl))
+        throw new SamlRequestError('The application is no longer registered.', 'unknown_sp');
+      return login(req, reply, sp, record, session);
+    },
+  );
+
+  function nameIdFor(
+    format: NameIdFormatName,
+    account: { sub: string; email?: string },
+    sp: SamlSp,
+    salt: Buffer,
+  ): string | undefined {
+    if (format === 'persistent') return pairwiseId(salt, sp.entityId, account.sub);
+    if (format === 'transient') return samlId();
+    return account.email;
+  }
+
+  async function login(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    sp: SamlSp,
+    info: AuthnRequestInfo,
+    session: SessionRecord,
+  ) {
+    const account = await ctx.accounts.find(session.accountId);
+    if (!account) throw new SamlRequestError('Your account is no longer available.', 'login_required');
+    const format = info.nameIdFormat ?? sp.nameIdFormat;
+    const value = nameIdFor(format, account, sp, await certs.pairwiseSalt());
+    if (value === undefined)
+      return status(reply, sp, info, STATUS.invalidNameIdPolicy, 'No value for the requested NameID format.');
+    const signer = await certs.signer(sp.signatureAlgorithm);
+    const cookie = req.cookies[SESSION_COOKIE] ?? '';
+    const xml = await signedLoginResponse(
+      {
+        idpEntityId: ep.entityId,
+        spEntityId: sp.entityId,
+        acsUrl: info.acsUrl,
+        inResponseTo: info.id,
+        nameId: { format, value },
+        account,
+        authTime: session.authTime,
+        // Derived from the session, never equal to anything that could be used as the cookie.
+        sessionIndex: `_${createHash('sha256').update('pqid-saml-session\0').update(cookie).digest('hex').slice(0, 40)}`,
+        authnContext: ctx.config.issuer.startsWith('https:')
+          ? AUTHN_CONTEXT.passwordProtectedTransport
+          : AUTHN_CONTEXT.password,
+        now: Date.now(),
+        lifetime: ctx.config.saml.assertionLifetime,
+      },
+      signer,
+      sp.sign,
+    );
+    // Who and how, never the response itself.
+    req.log.info(
+      { sp: sp.entityId, alg: signer.alg, kid: signer.kid, sign: sp.sign },
+      'saml response issued',
+    );
+    return sendPostForm(reply, info.acsUrl, {
+      SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
+      RelayState: info.relayState,
+    });
+  }
+
+  async function status(
+    reply: FastifyReply,
+    sp: SamlSp,
+    info: AuthnRequestInfo,
+    sub: string,
+    message?: string,
+  ) {
+    const signer = await certs.signer(sp.signatureAlgorithm);
+    const xml = await signedStatusResponse(
+      { idpEntityId: ep.entityId, destination: info.acsUrl, inResponseTo: info.id, now: Date.now() },
+      signer,
+      STATUS.responder,
+      sub,
+      message,
+    );
+    return sendPostForm(reply, info.acsUrl, {
+      SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
+      RelayState: info.relayState,
+    });
+  }
+
+  // ---- SLO ----------------------------------------------------------------------------------
+
+  async function slo(req: FastifyRequest, reply: FastifyReply, msg: IncomingMessage) {
+    const accepted = await acceptSpRequest(ctx, sps, msg, 'LogoutRequest', ep.slo);
+    const { sp } = accepted;
+    if (!sp.sloUrl)
+      throw new SamlRequestError(
+        'This application has no single logout URL registered.',
+        'slo_not_registered',
+      );
+    const info = readLogoutRequest(accepted);
+    const session = await currentSession(ctx, req);
+    let code: string = STATUS.success;
+    if (session) {
+      const account = await ctx.accounts.find(session.accountId);
+      const persistent = account ? pairwiseId(await certs.pairwiseSalt(), sp.entityId, account.sub) : '';
+      if (!account || namesAccount(info, account, persistent)) await endSession(req, reply);
+      // Someone else's NameID: this browser's session is not theirs to end.
+      else code = STATUS.requester;
+    }
+    const signer = await certs.signer(sp.signatureAlgorithm);
+    const xml = await signedLogoutResponse(
+      { idpEntityId: ep.entityId, destination: sp.sloUrl, inResponseTo: info.id, now: Date.now() },
+      signer,
+      code,
+    );
+    req.log.info({ sp: sp.entityId, status: code }, 'saml logout');
+    return sendPostForm(reply, sp.sloUrl, {
+      SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
+      RelayState: accepted.relayState,
+    });
+  }
+
+  async function endSession(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const id = req.cookies[SESSION_COOKIE];
+    if (id) await ctx.storage.adapter('Session').destroy(tokenId(id));
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, prefix || '/'));
+  }
+
+  app.get<{ Querystring: SamlParams }>(
+    '/saml/slo',
+    { schema: { querystring: messageSchema('query') } },
+    (req, reply) => slo(req, reply, incoming(req, 'redirect', req.query)),
+  );
+  app.post<{ Body: SamlParams }>('/saml/slo', { schema: { body: messageSchema('body') } }, (req, reply) =>
+    slo(req, reply, incoming(req, 'post', req.body)),
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Registered SAML service providers (`SamlServiceProvider` model, keyed by entityID). The
+ * registration is the SP's whole trust configuration: the exact ACS URLs responses may go to,
+ * the SLO URL, an optional certificate (then every request must be signed with it), the
+ * algorithm that signs what we send it, and which element is signed.
+ */
+import { parseCertificate } from '@pqid/xmldsig';
+import type { IdpContext } from '../context.ts';
+import { isSamlSigningAlg, SAML_SIGNING_ALGS, type SamlSigningAlg } from './config.ts';
+import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
+
+export type SignWhat = 'response' | 'assertion' | 'both';
+export const SIGN_WHAT: readonly SignWhat[] = ['response', 'assertion', 'both'];
+
+export interface SamlSpInput {
+  entityId: string;
+  /** Assertion Consumer Service URLs (HTTP-POST); the first is the default. */
+  acsUrls: string[];
+  /** Single Logout URL (LogoutResponses are POSTed there). */
+  sloUrl?: string;
+  /** PEM or base64 DER: when set, AuthnRequests and LogoutRequests must be signed with this key. */
+  certificate?: string;
+  signatureAlgorithm?: SamlSigningAlg;
+  sign?: SignWhat;
+  nameIdFormat?: NameIdFormatName;
+  name?: string;
+}
+
+export interface SamlSp {
+  [member: string]: unknown;
+  entityId: string;
+  acsUrls: string[];
+  sloUrl?: string;
+  certificate?: string;
+  signatureAlgorithm: SamlSigningAlg;
+  sign: SignWhat;
+  nameIdFormat: NameIdFormatName;
+  name?: string;
+  createdAt: number;
+}
+
+export class SamlSpError extends Error {
+  override name = 'SamlSpError';
+}
+
+function url(value: unknown, what: string, issuer: string): string {
+  if (typeof value !== 'string') throw new SamlSpError(`${what} must be a URL`);
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new SamlSpError(`${what} is not a valid URL: ${value}`);
+  }
+  const local = u.hostname === 'localhost' || u.hostname === '127.0.0.1' || u.hostname === '[::1]';
+  // Bearer assertions travel to this URL: https only, except for local development.
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && (local || issuer.startsWith('http:'))))
+    throw new SamlSpError(`${what} must use https: ${value}`);
+  if (u.hash) throw new SamlSpError(`${what} must not have a fragment`);
+  return value;
+}
+
+export function validateSp(input: SamlSpInput, ctx: IdpContext): SamlSp {
+  const issuer = ctx.config.issuer;
+  if (typeof input.entityId !== 'string' || input.entityId.length === 0 || input.entityId.length > 1024)
+    throw new SamlSpError('entityId must be a non-empty string (at most 1024 characters)');
+  if (!Array.isArray(input.acsUrls) || input.acsUrls.length === 0)
+    throw new SamlSpError('at least one AssertionConsumerService URL is required');
+  const acsUrls = [...new Set(input.acsUrls.map((u, i) => url(u, `acsUrls[${i}]`, issuer)))];
+  const alg = input.signatureAlgorithm ?? ctx.config.saml.defaultAlg;
+  if (!isSamlSigningAlg(alg))
+    throw new SamlSpError(`signatureAlgorithm must be one of ${SAML_SIGNING_ALGS.join(', ')}`);
+  const sign = input.sign ?? 'both';
+  if (!SIGN_WHAT.includes(sign)) throw new SamlSpError(`sign must be one of ${SIGN_WHAT.join(', ')}`);
+  const nameIdFormat = input.nameIdFormat ?? 'persistent';
+  if (!NAMEID_FORMAT_NAMES.includes(nameIdFormat))
+    throw new SamlSpError(`nameIdFormat must be one of ${NAMEID_FORMAT_NAMES.join(', ')}`);
+  let certificate: string | undefined;
+  if (input.certificate !== undefined) {
+    try {
+      certificate = parseCertificate(input.certificate).pem;
+    } catch (e) {
+      throw new SamlSpError(`certificate: ${(e as Error).message}`);
+    }
+  }
+  return {
+    entityId: input.entityId,
+    acsUrls,
+    ...(input.sloUrl !== undefined ? { sloUrl: url(input.sloUrl, 'sloUrl', issuer) } : {}),
+    ...(certificate ? { certificate } : {}),
+    signatureAlgorithm: alg,
+    sign,
+    nameIdFormat,
+    ...(input.name ? { name: input.name } : {}),
+    createdAt: Math.floor(Date.now() / 1000),
+  };
+}
+
+export class SamlSps {
+  readonly #store;
+  constructor(ctx: IdpContext) {
+    this.#store = ctx.storage.adapter('SamlServiceProvider');
+  }
+  async find(entityId: string): Promise<SamlSp | undefined> {
+    return (await this.#store.find(entityId)) as SamlSp | undefined;
+  }
+  async list(): Promise<SamlSp[]> {
+    return (await this.#store.list()).map((r) => r.payload as SamlSp);
+  }
+  async save(sp: SamlSp): Promise<void> {
+    await this.#store.upsert(sp.entityId, sp);
+  }
+  async remove(entityId: string): Promise<boolean> {
+    const had = (await this.#store.find(entityId)) !== undefined;
+    await this.#store.destroy(entityId);
+    return had;
+  }
+}
+
+/** Register (or replace) an SP and make sure its signing key exists before its first login. */
+export async function registerSamlSp(ctx: IdpContext, input: SamlSpInput): Promise<SamlSp> {
+  const sp = validateSp(input, ctx);
+  await ctx.keys.ensure([sp.signatureAlgorithm, ctx.config.saml.rootAlg]);
+  await new SamlSps(ctx).save(sp);
+  return sp;
+}

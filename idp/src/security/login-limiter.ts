@@ -1,0 +1,90 @@
+/**
+ * Brute-force protection for the login form: a sliding window of failures per submitted
+ * username and per client address. The username counter runs whether or not the account
+ * exists, so a lockout says nothing about which accounts exist; while locked the password is
+ * not even checked, so guessing right during a lockout gains nothing.
+ *
+ * A success clears the username's counter but not the address's: otherwise an attacker could
+ * reset their address budget by logging into an account of their own between guesses.
+ */
+import type { LoginLimitsConfig } from './config.ts';
+import { type FailureStore, MemoryFailureStore } from './failure-store.ts';
+
+/** What the login form shows for a wrong username or password, whichever it was. */
+export const GENERIC_LOGIN_ERROR = 'The username or password is incorrect.';
+/** What it shows during a lockout, for existing and unknown usernames alike. */
+export const LOCKED_LOGIN_ERROR = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
+
+export type LoginAttempt<A> =
+  | { ok: true; account: A }
+  | { ok: false; locked: boolean; message: string; retryAfter?: number };
+
+export interface LoginLimiterOptions {
+  store?: FailureStore;
+  /** Clock in ms (tests). */
+  now?: () => number;
+}
+
+/** Usernames compare case- and form-insensitively, so `Alice` and `alice` share one budget. */
+const accountKey = (username: string) => `acct:${username.normalize('NFKC').trim().toLowerCase()}`;
+
+/** IPv6 clients usually hold a whole /64, so they are counted per /64 prefix. */
+export function addressKey(address: string): string {
+  const a = address.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  if (!a.includes(':')) return `ip:${a}`;
+  const [head = '', tail] = a.split('::') as [string, string | undefined];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return `ip6:${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+export class LoginLimiter {
+  readonly #store: FailureStore;
+  readonly #limits: LoginLimitsConfig;
+  readonly #now: () => number;
+
+  constructor(limits: LoginLimitsConfig, opts: LoginLimiterOptions = {}) {
+    this.#limits = limits;
+    this.#store = opts.store ?? new MemoryFailureStore();
+    this.#now = opts.now ?? Date.now;
+  }
+
+  /** Seconds until `key` drops below `limit` failures, or 0 when it is not locked. */
+  async #lockedFor(key: string, limit: number): Promise<number> {
+    const now = this.#now();
+    const windowMs = this.#limits.window * 1000;
+    const recent = await this.#store.recent(key, now, windowMs);
+    if (recent.length < limit) return 0;
+    // The lock ends when the failure that reached the limit leaves the window.
+    const pivot = recent[recent.length - limit] as number;
+    return Math.max(1, Math.ceil((pivot + windowMs - now) / 1000));
+  }
+
+  /** Run `authenticate` unless locked; count the failure or clear the account on success. */
+  async attempt<A>(
+    who: { username: string; address: string },
+    authenticate: () => Promise<A | undefined>,
+  ): Promise<LoginAttempt<A>> {
+    const keys: Array<[string, number]> = [
+      [accountKey(who.username), this.#limits.maxFailuresPerAccount],
+      [addressKey(who.address), this.#limits.maxFailuresPerAddress],
+    ];
+    const waits = await Promise.all(keys.map(([k, limit]) => this.#lockedFor(k, limit)));
+    const retryAfter = Math.max(...waits);
+    if (retryAfter > 0) return { ok: false, locked: true, message: LOCKED_LOGIN_ERROR, retryAfter };
+
+    const account = await authenticate();
+    if (account !== undefined) {
+      await this.#store.clear(keys[0]?.[0] as string);
+      return { ok: true, account };
+    }
+    const now = this.#now();
+    await Promise.all(keys.map(([k]) => this.#store.add(k, now, this.#limits.window * 1000)));
+    return { ok: false, locked: false, message: GENERIC_LOGIN_ERROR };
+  }
+}

@@ -1,0 +1,72 @@
+/** The fastify instance: each route group is an encapsulated plugin with its own error handling. */
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { endpoints, type IdpContext } from './context.ts';
+import { healthRoutes } from './health.ts';
+import { loggerOptions } from './logging.ts';
+import { metricsFor } from './metrics.ts';
+import { authorizeRoutes } from './oidc/authorize.ts';
+import { discoveryRoutes } from './oidc/discovery.ts';
+import { jsonErrorHandler, OAuthError, sendOAuthError } from './oidc/errors.ts';
+import { introspectionRoutes } from './oidc/introspection.ts';
+import { logoutRoutes } from './oidc/logout.ts';
+import { tokenRoutes } from './oidc/token.ts';
+import { userinfoRoutes } from './oidc/userinfo.ts';
+import { samlRoutes } from './saml/routes.ts';
+
+export interface ServerOptions {
+  /** Where logs go instead of stdout (tests). */
+  logStream?: { write(msg: string): void };
+}
+
+export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(ctx.config.logLevel, opts.logStream),
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: false,
+    // Unknown parameters are ignored rather than rejected, as OAuth requires.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  app.setErrorHandler(jsonErrorHandler);
+  app.setNotFoundHandler((_req, reply) =>
+    sendOAuthError(reply, new OAuthError('not_found', 'no such endpoint', 404)),
+  );
+
+  // Before the route plugins, so their requests are timed too.
+  metricsRoutes(app, ctx);
+  const { prefix } = endpoints(ctx.config.issuer);
+  await app.register(
+    async (scope) => {
+      await scope.register(discoveryRoutes, { ctx });
+      await scope.register(authorizeRoutes, { ctx });
+      await scope.register(tokenRoutes, { ctx });
+      await scope.register(userinfoRoutes, { ctx });
+      await scope.register(introspectionRoutes, { ctx });
+      await scope.register(logoutRoutes, { ctx });
+      await scope.register(samlRoutes, { ctx });
+    },
+    { prefix },
+  );
+  await app.register(healthRoutes, { ctx });
+  return app;
+}
+
+/** Request latency per route pattern, and the Prometheus scrape endpoint (not logged: scraped often). */
+function metricsRoutes(app: FastifyInstance, ctx: IdpContext): void {
+  const m = metricsFor(ctx);
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (route === '/metrics') return;
+    m.requestSeconds.observe(
+      { method: req.method, route: route ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { logLevel: 'silent' }, async (_req, reply) =>
+    reply.header('content-type', m.registry.contentType).send(await m.registry.metrics()),
+  );
+}

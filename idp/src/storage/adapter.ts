@@ -1,0 +1,73 @@
+/**
+ * The storage contract, modelled on node-oidc-provider's adapter: one adapter per model name,
+ * records are JSON payloads with an optional expiry, and everything issued under one grant can
+ * be revoked at once (code reuse, refresh-token reuse). A PostgreSQL implementation must only
+ * satisfy this interface.
+ */
+export type ModelName =
+  | 'Account'
+  | 'Client'
+  | 'SigningKey'
+  | 'Session'
+  | 'Interaction'
+  | 'AuthorizationCode'
+  | 'AccessToken'
+  | 'RefreshToken'
+  /** Remembered consent per (account, client). */
+  | 'Consent'
+  /** Seen private_key_jwt `jti`s, kept until the assertion expires (replay detection). */
+  | 'ClientAssertion'
+  /** Registered SAML service providers, by entityID (saml/sps.ts). */
+  | 'SamlServiceProvider'
+  /** X.509 certificates of the SAML signing keys by kid, and the pairwise NameID salt (saml/certificates.ts). */
+  | 'SamlCertificate';
+
+export interface Payload {
+  [member: string]: unknown;
+  /** Ties records issued from one authorization together (revokeByGrantId). */
+  grantId?: string;
+  /** A secondary lookup key (e.g. a username for Account). */
+  uid?: string;
+  /** Epoch seconds when consumed; set by the store, never by callers. */
+  consumed?: number;
+}
+
+export interface Adapter {
+  /**
+   * Create or replace; `expiresIn` seconds from now, absent for records that never expire.
+   * A record whose `grantId` was revoked with `Storage.revokeGrant` is silently not stored.
+   */
+  upsert(id: string, payload: Payload, expiresIn?: number): Promise<void>;
+  /** The record, or undefined when absent or expired. A consumed record is returned with `consumed`. */
+  find(id: string): Promise<Payload | undefined>;
+  findByUid(uid: string): Promise<Payload | undefined>;
+  /**
+   * Mark as consumed. Returns true only for the one call that consumed it, so single use holds
+   * under concurrency; a second call (a replay) returns false.
+   */
+  consume(id: string): Promise<boolean>;
+  destroy(id: string): Promise<void>;
+  revokeByGrantId(grantId: string): Promise<void>;
+  /** Every live record of this model (small models only: keys, clients). */
+  list(): Promise<Array<{ id: string; payload: Payload }>>;
+}
+
+/**
+ * How long revokeGrant remembers a revoked grant. It only has to outlive requests that were in
+ * flight at revocation; grant ids are random and never reused, so a day is ample.
+ */
+export const REVOKED_GRANT_RETENTION_SECONDS = 86_400;
+
+export interface Storage {
+  readonly kind: string;
+  adapter(model: ModelName): Adapter;
+  /**
+   * Revoke a grant across every model, for good: records carrying this grantId that are upserted
+   * afterwards, or concurrently (a refresh in flight on another instance while reuse detection
+   * fires), are dropped, so no token of a revoked grant can outlive the revocation.
+   */
+  revokeGrant(grantId: string): Promise<void>;
+  /** A cheap liveness probe for /healthz. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

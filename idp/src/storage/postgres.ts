@@ -1,0 +1,206 @@
+/**
+ * The PostgreSQL store, for several instances over one database. Same single-table layout and
+ * semantics as the SQLite store; every guarantee that matters across instances is one SQL
+ * statement: single use is `UPDATE … WHERE consumed_at IS NULL RETURNING`, expiry is compared
+ * with the database's clock, revoking a grant is one DELETE. Connection failures surface as
+ * StorageUnavailable, quickly, and the pool reconnects by itself once the database is back.
+ */
+import pg from 'pg';
+import {
+  type Adapter,
+  type ModelName,
+  type Payload,
+  REVOKED_GRANT_RETENTION_SECONDS,
+  type Storage,
+} from './adapter.ts';
+import { StorageUnavailable, toStorageError } from './errors.ts';
+import { migrate, quoteIdent } from './migrations.ts';
+import { type PostgresSettings, parsePostgresUrl, poolConfig } from './pg-url.ts';
+
+interface Row {
+  id: string;
+  payload: Payload;
+  consumed: number | null;
+}
+
+const LIVE = '(expires_at IS NULL OR expires_at > now())';
+const COLUMNS = 'id, payload, floor(extract(epoch FROM consumed_at))::float8 AS consumed';
+
+function toPayload(row: Row): Payload {
+  const payload = row.payload;
+  if (row.consumed !== null) payload.consumed = row.consumed;
+  return payload;
+}
+
+export interface PostgresStorageOptions {
+  /** Called with errors of idle pooled connections (e.g. the server restarted); default: ignore. */
+  onIdleError?: (e: Error) => void;
+}
+
+export class PostgresStorage implements Storage {
+  readonly kind = 'postgres';
+  readonly settings: PostgresSettings;
+  readonly #pool: pg.Pool;
+  readonly #table: string;
+  readonly #adapters = new Map<ModelName, Adapter>();
+  #ready: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(url: string, opts: PostgresStorageOptions = {}) {
+    const { connectionString, settings } = parsePostgresUrl(url);
+    this.settings = settings;
+    this.#table = `${quoteIdent(settings.schema)}.records`;
+    this.#pool = new pg.Pool(poolConfig(connectionString, settings));
+    // An idle connection whose server went away emits 'error'; without a listener that would
+    // crash the process. The pool already drops the connection; the next query reconnects.
+    this.#pool.on('error', (e) => opts.onIdleError?.(e));
+  }
+
+  /**
+   * Bring the schema up to date. Runs once, lazily, before the first query (so `openStorage`
+   * stays synchronous); a failure is not cached, so an instance started while the database was
+   * down migrates on the first request after it is back.
+   */
+  migrate(): Promise<void> {
+    this.#ready ??= migrate(this.#pool, this.settings.schema).then(
+      () => undefined,
+      (e: unknown) => {
+        this.#ready = undefined;
+        throw toStorageError(e, 'migration');
+      },
+    );
+    return this.#ready;
+  }
+
+  async #query<R extends pg.QueryResultRow>(sql: string, params: unknown[], what: string) {
+    if (this.#closed) throw new StorageUnavailable('storage is closed');
+    await this.migrate();
+    try {
+      return await this.#pool.query<R>(sql, params);
+    } catch (e) {
+      throw toStorageError(e, what);
+    }
+  }
+
+  adapter(model: ModelName): Adapter {
+    let a = this.#adapters.get(model);
+    if (!a) {
+      a = this.#makeAdapter(model);
+      this.#adapters.set(model, a);
+    }
+    return a;
+  }
+
+  #makeAdapter(model: ModelName): Adapter {
+    const t = this.#table;
+    const schema = quoteIdent(this.settings.schema);
+    const q = <R extends pg.QueryResultRow>(sql: string, params: unknown[], op: string) =>
+      this.#query<R>(sql, params, `${model}.${op}`);
+    return {
+      async upsert(id, payload, expiresIn) {
+        const { consumed: _ignored, ...rest } = payload;
+        const expires = expiresIn === undefined ? null : expiresIn;
+        if (rest.grantId !== undefined) {
+          // Under the grant's lock, and not at all once the grant is revoked (migration 2).
+          await q(
+            `SELECT ${schema}.pqid_upsert_in_grant($1, $2, $3::json, $4, $5, $6)`,
+            [model, id, JSON.stringify(rest), rest.grantId, rest.uid ?? null, expires],
+            'upsert',
+          );
+          return;
+        }
+        // make_interval(NULL) is NULL: records without expiresIn never expire.
+        await q(
+          `INSERT INTO ${t} (model, id, payload, grant_id, uid, consumed_at, expires_at)
+           VALUES ($1, $2, $3::json, NULL, $4, NULL, now() + make_interval(secs => $5))
+           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+             uid = excluded.uid, consumed_at = NULL, expires_at = excluded.expires_at`,
+          [model, id, JSON.stringify(rest), rest.uid ?? null, expires],
+          'upsert',
+        );
+      },
+      async find(id) {
+        const { rows } = await q<Row>(
+          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND id = $2 AND ${LIVE}`,
+          [model, id],
+          'find',
+        );
+        return rows[0] ? toPayload(rows[0]) : undefined;
+      },
+      async findByUid(uid) {
+        const { rows } = await q<Row>(
+          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND uid = $2 AND ${LIVE} ORDER BY seq LIMIT 1`,
+          [model, uid],
+          'findByUid',
+        );
+        return rows[0] ? toPayload(rows[0]) : undefined;
+      },
+      async consume(id) {
+        // Concurrent UPDATEs of one row serialise on its row lock; the loser re-checks the WHERE
+        // against the winner's committed row and matches nothing. Exactly one caller gets a row.
+        const { rowCount } = await q(
+          `UPDATE ${t} SET consumed_at = now()
+           WHERE model = $1 AND id = $2 AND consumed_at IS NULL AND ${LIVE} RETURNING 1`,
+          [model, id],
+          'consume',
+        );
+        return rowCount === 1;
+      },
+      async destroy(id) {
+        await q(`DELETE FROM ${t} WHERE model = $1 AND id = $2`, [model, id], 'destroy');
+      },
+      async revokeByGrantId(grantId) {
+        await q(`DELETE FROM ${t} WHERE model = $1 AND grant_id = $2`, [model, grantId], 'revokeByGrantId');
+      },
+      async list() {
+        const { rows } = await q<Row>(
+          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND ${LIVE} ORDER BY seq`,
+          [model],
+          'list',
+        );
+        return rows.map((r) => ({ id: r.id, payload: toPayload(r) }));
+      },
+    };
+  }
+
+  async revokeGrant(grantId: string): Promise<void> {
+    // One transaction across every model, leaving a tombstone that stops racing issuances.
+    await this.#query(
+      `SELECT ${quoteIdent(this.settings.schema)}.pqid_revoke_grant($1, $2)`,
+      [grantId, REVOKED_GRANT_RETENTION_SECONDS],
+      'revokeGrant',
+    );
+  }
+
+  /** Expired rows are invisible to reads already; this only reclaims space. */
+  async purgeExpired(): Promise<number> {
+    const { rowCount } = await this.#query(
+      `DELETE FROM ${this.#table} WHERE expires_at IS NOT NULL AND expires_at <= now()`,
+      [],
+      'purgeExpired',
+    );
+    await this.#query(
+      `DELETE FROM ${quoteIdent(this.settings.schema)}.revoked_grants WHERE expires_at <= now()`,
+      [],
+      'purgeExpired',
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Reachability only (no migration): /healthz must answer quickly and never throw. */
+  async ping(): Promise<boolean> {
+    if (this.#closed) return false;
+    try {
+      const { rows } = await this.#pool.query<{ ok: number }>('SELECT 1 AS ok');
+      return rows[0]?.ok === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+}

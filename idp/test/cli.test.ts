@@ -1,0 +1,153 @@
+/** `pqid keys …` and `pqid clients …` against the same storage a running server uses. */
+import { runCli } from '@pqid/jose/cli';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createIdp, type Idp } from '../src/app.ts';
+import { clients } from '../src/cli/clients.ts';
+import { keys } from '../src/cli/keys.ts';
+import { KEK, tempDir, testConfig } from './helpers.ts';
+
+async function pqid(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
+    stdout += String(s);
+    return true;
+  });
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
+    stderr += String(s);
+    return true;
+  });
+  try {
+    const code = await runCli(argv, [keys, clients]);
+    return { code, stdout, stderr };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe('pqid CLI (keys, clients)', () => {
+  const t = tempDir();
+  const saved = { ...process.env };
+  let idp: Idp;
+  beforeAll(async () => {
+    process.env.PQID_DATA_DIR = t.dir;
+    process.env.PQID_KEK = KEK;
+    process.env.PQID_DEMO = 'false';
+    delete process.env.PQID_CONFIG;
+    delete process.env.PQID_DATABASE_URL;
+    idp = await createIdp(testConfig(t.dir, { demo: { enabled: false } }), {
+      env: { PQID_KEK: KEK },
+      warn: () => {},
+    });
+  });
+  afterAll(async () => {
+    await idp?.close();
+    process.env = saved;
+    t.cleanup();
+  });
+
+  it('clients add prints the client once with its secret, warns when tokens will not fit a cookie', async () => {
+    const r = await pqid(
+      'clients',
+      'add',
+      '--id',
+      'web',
+      '--name',
+      'Web app',
+      '--redirect-uri',
+      'https://app.example/cb',
+      '--alg',
+      'ML-DSA-87',
+      '--access-token-format',
+      'jwt',
+    );
+    expect(r.code).toBe(0);
+    const client = JSON.parse(r.stdout);
+    expect(client).toMatchObject({
+      client_id: 'web',
+      id_token_signed_response_alg: 'ML-DSA-87',
+      access_token_format: 'jwt',
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    expect(client.client_secret).toMatch(/^[\w-]{43}$/);
+    expect(client).not.toHaveProperty('client_secret_hash');
+    expect(r.stderr).toMatch(/ML-DSA-87 ID token is ~[\d,]+ bytes; as a cookie it needs [\d,]+ > 4,096/);
+    // The server sees the client (same storage) and the secret works; the key is published.
+    const stored = await idp.ctx.clients.find('web');
+    expect(stored && (await idp.ctx.clients.checkSecret(stored, client.client_secret))).toBe(true);
+    await idp.ctx.keys.load();
+    expect(idp.ctx.keys.jwks().keys.map((k) => k.alg)).toContain('ML-DSA-87');
+
+    const again = await pqid('clients', 'add', '--id', 'web', '--redirect-uri', 'https://app.example/cb');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/ERR_CLIENT_EXISTS/);
+  });
+
+  it('ES256 and public clients: no cookie warning, no secret', async () => {
+    const r = await pqid(
+      'clients',
+      'add',
+      '--redirect-uri',
+      'https://spa.example/cb',
+      '--public',
+      '--alg',
+      'ES256',
+    );
+    expect(r.code).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(c).toMatchObject({ token_endpoint_auth_method: 'none', require_pkce: true });
+    expect(c).not.toHaveProperty('client_secret');
+    expect(r.stderr).not.toMatch(/warning/);
+  });
+
+  it('rejects bad input with usage errors (exit 2)', async () => {
+    expect((await pqid('clients', 'add')).code).toBe(2);
+    expect((await pqid('clients', 'add', '--redirect-uri', 'x', '--alg', 'HS256')).code).toBe(2);
+    expect(
+      (await pqid('clients', 'add', '--redirect-uri', 'https://a/cb', '--access-token-format', 'big')).code,
+    ).toBe(2);
+    expect((await pqid('clients', 'frobnicate')).code).toBe(2);
+    expect((await pqid('keys', 'list', '--nope')).code).toBe(2);
+  });
+
+  it('clients list and remove', async () => {
+    const list = await pqid('clients', 'list', '--json');
+    const ids = JSON.parse(list.stdout).map((c: { client_id: string }) => c.client_id);
+    expect(ids).toContain('web');
+    expect(list.stdout).not.toMatch(/"client_secret(_hash)?"/);
+    expect((await pqid('clients', 'list')).stdout).toMatch(
+      /web\s+Web app\s+client_secret_basic\s+ML-DSA-87\s+jwt/,
+    );
+    expect((await pqid('clients', 'remove', 'web')).code).toBe(0);
+    expect(await idp.ctx.clients.find('web')).toBeUndefined();
+    const gone = await pqid('clients', 'remove', 'web');
+    expect(gone).toMatchObject({ code: 1 });
+    expect(gone.stderr).toMatch(/ERR_NO_SUCH_CLIENT/);
+  });
+
+  it('keys rotate stages a next key, refuses a second one, --now activates it; the server follows', async () => {
+    const before = await idp.ctx.keys.signingKey('ML-DSA-65');
+    const staged = await pqid('keys', 'rotate', '--alg', 'ML-DSA-65', '--json');
+    expect(staged.code).toBe(0);
+    const [next] = JSON.parse(staged.stdout);
+    expect(next).toMatchObject({ alg: 'ML-DSA-65', status: 'next' });
+    const pending = await pqid('keys', 'rotate', '--alg', 'ML-DSA-65');
+    expect(pending.code).toBe(1);
+    expect(pending.stderr).toMatch(/ERR_ROTATION_PENDING/);
+
+    await idp.ctx.keys.load(); // what the server's refresh timer does
+    expect(idp.ctx.keys.jwks().keys.map((k) => k.kid)).toContain(next.kid);
+    expect((await idp.ctx.keys.signingKey('ML-DSA-65')).kid).toBe(before.kid);
+
+    expect((await pqid('keys', 'rotate', '--alg', 'ML-DSA-65', '--now')).code).toBe(0);
+    await idp.ctx.keys.load();
+    expect((await idp.ctx.keys.signingKey('ML-DSA-65')).kid).toBe(next.kid);
+    const listed = JSON.parse((await pqid('keys', 'list', '--json')).stdout);
+    expect(listed.find((k: { kid: string }) => k.kid === before.kid)).toMatchObject({ status: 'retired' });
+    // Listing needs no KEK; rotating does.
+    delete process.env.PQID_KEK;
+    expect((await pqid('keys', 'list')).code).toBe(0);
+    process.env.PQID_KEK = KEK;
+  });
+});

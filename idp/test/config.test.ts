@@ -1,0 +1,85 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { tempDir } from './helpers.ts';
+
+describe('config', () => {
+  const dirs: Array<() => void> = [];
+  afterEach(() => {
+    for (const c of dirs.splice(0)) c();
+  });
+
+  it('has embedded defaults: port 3000, ./data, sqlite, ML-DSA-65', () => {
+    const c = loadConfig({ env: {}, cwd: '/srv/x' });
+    expect(c.port).toBe(3000);
+    expect(c.issuer).toBe('http://localhost:3000');
+    expect(c.dataDir).toBe('/srv/x/data');
+    expect(c.databaseUrl).toBe('sqlite:/srv/x/data/pqid.sqlite');
+    expect(c.defaultSigningAlg).toBe('ML-DSA-65');
+    expect(c.ttl.authorizationCode).toBe(60);
+  });
+
+  it('reads PQID_PORT, PQID_ISSUER, PQID_DATA_DIR, PQID_DATABASE_URL', () => {
+    const c = loadConfig({
+      env: {
+        PQID_PORT: '4000',
+        PQID_ISSUER: 'https://id.example.com/',
+        PQID_DATA_DIR: 'd',
+        PQID_DATABASE_URL: 'sqlite::memory:',
+      },
+      cwd: '/srv',
+    });
+    expect(c).toMatchObject({
+      port: 4000,
+      issuer: 'https://id.example.com',
+      dataDir: '/srv/d',
+      databaseUrl: 'sqlite::memory:',
+    });
+  });
+
+  it('reads a JSON file, with the environment taking precedence', () => {
+    const { dir, cleanup } = tempDir();
+    dirs.push(cleanup);
+    const file = join(dir, 'pqid.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ port: 5000, issuer: 'https://a.example', ttl: { accessToken: 600 } }),
+    );
+    const c = loadConfig({ env: { PQID_CONFIG: file, PQID_ISSUER: 'https://b.example' }, cwd: dir });
+    expect(c.port).toBe(5000);
+    expect(c.issuer).toBe('https://b.example');
+    expect(c.ttl.accessToken).toBe(600);
+  });
+
+  it.each([
+    [{ PQID_PORT: 'abc' }, /PQID_PORT must be a port number/],
+    [{ PQID_PORT: '70000' }, /PQID_PORT must be a port number/],
+    [{ PQID_ISSUER: 'not a url' }, /PQID_ISSUER is not a valid URL/],
+    [{ PQID_ISSUER: 'http://id.example.com' }, /must use https/],
+    [{ PQID_ISSUER: 'https://id.example.com/?x=1' }, /query or fragment/],
+    [{ PQID_DATABASE_URL: 'postgres://u@h/' }, /needs a database name/],
+    [
+      { PQID_DATABASE_URL: 'postgres://u@h/db?schema=Bad-Name' },
+      /schema must be a lower-case SQL identifier/,
+    ],
+    [{ PQID_DATABASE_URL: 'postgres://u@h/db?pool_max=0' }, /pool_max must be a positive integer/],
+    [{ PQID_DATABASE_URL: 'mysql://x' }, /must be sqlite:/],
+  ])('rejects %j with a clear message', (env, message) => {
+    expect(() => loadConfig({ env, cwd: '/srv' })).toThrow(ConfigError);
+    expect(() => loadConfig({ env, cwd: '/srv' })).toThrow(message);
+  });
+
+  it('rejects unknown settings and unreadable files', () => {
+    const { dir, cleanup } = tempDir();
+    dirs.push(cleanup);
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ prot: 1 }));
+    expect(() => loadConfig({ env: {}, file, cwd: dir })).toThrow(/unknown setting "prot"/);
+    writeFileSync(file, '{nope');
+    expect(() => loadConfig({ env: {}, file, cwd: dir })).toThrow(/not valid JSON/);
+    expect(() => loadConfig({ env: {}, file: join(dir, 'missing.json'), cwd: dir })).toThrow(
+      /cannot read config file/,
+    );
+  });
+});

@@ -1,0 +1,132 @@
+/** Brute-force protection of the login form: per account, per address, nothing about existence. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addressKey,
+  GENERIC_LOGIN_ERROR,
+  LOCKED_LOGIN_ERROR,
+  LoginLimiter,
+} from '../src/security/login-limiter.ts';
+import { cookieHeader, DEMO_REDIRECT, pkce, startTestIdp } from './helpers.ts';
+
+const limits = { window: 60, maxFailuresPerAccount: 3, maxFailuresPerAddress: 10 };
+
+describe('LoginLimiter (unit, fake clock)', () => {
+  let now = 0;
+  const limiter = () => new LoginLimiter(limits, { now: () => now });
+  const ok = async () => ({ sub: 'x' });
+  const bad = async () => undefined;
+
+  it('locks an account after N failures, refuses the right password while locked, unlocks after the window', async () => {
+    now = 1_000_000;
+    const l = limiter();
+    const who = { username: 'alice', address: '192.0.2.1' };
+    for (let i = 0; i < 3; i++) expect(await l.attempt(who, bad)).toMatchObject({ ok: false, locked: false });
+    let called = false;
+    const locked = await l.attempt(who, async () => {
+      called = true;
+      return { sub: 'x' };
+    });
+    expect(locked).toEqual({ ok: false, locked: true, message: LOCKED_LOGIN_ERROR, retryAfter: 60 });
+    expect(called).toBe(false); // the password is not even checked while locked
+    // Case and Unicode form do not give a fresh budget.
+    expect(await l.attempt({ ...who, username: ' ALICE ' }, ok)).toMatchObject({ locked: true });
+    now += 30_000;
+    expect(await l.attempt(who, ok)).toMatchObject({ locked: true, retryAfter: 30 });
+    now += 30_000;
+    expect(await l.attempt(who, ok)).toEqual({ ok: true, account: { sub: 'x' } });
+  });
+
+  it('a success clears the account counter but not the address counter', async () => {
+    now = 2_000_000;
+    const l = limiter();
+    const addr = '198.51.100.7';
+    for (let i = 0; i < 2; i++) await l.attempt({ username: 'bob', address: addr }, bad);
+    await l.attempt({ username: 'bob', address: addr }, ok);
+    for (let i = 0; i < 2; i++)
+      expect(await l.attempt({ username: 'bob', address: addr }, bad)).toMatchObject({ locked: false });
+    // Spraying many usernames from one address trips the address limit (10).
+    for (let i = 0; i < 6; i++) await l.attempt({ username: `user${i}`, address: addr }, bad);
+    expect(await l.attempt({ username: 'fresh', address: addr }, ok)).toMatchObject({ locked: true });
+    expect(await l.attempt({ username: 'fresh', address: '198.51.100.8' }, ok)).toMatchObject({ ok: true });
+  });
+
+  it('counts IPv6 clients per /64 and IPv4-mapped addresses as IPv4', () => {
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:0db8:0001:0002:ffff:1:2:3'));
+    expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
+    expect(addressKey('::ffff:192.0.2.1')).toBe(addressKey('192.0.2.1'));
+    expect(addressKey('::1')).toBe('ip6:0:0:0:0::/64');
+  });
+});
+
+describe('login form under brute force (inject)', () => {
+  let t: Awaited<ReturnType<typeof startTestIdp>>;
+  beforeAll(async () => {
+    t = await startTestIdp({
+      loginLimits: { window: 1, maxFailuresPerAccount: 3, maxFailuresPerAddress: 100 },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  /** Start a sign-in and return a function that posts credentials to its login form. */
+  async function loginForm() {
+    const { challenge } = pkce();
+    const q = new URLSearchParams({
+      client_id: 'demo-client',
+      redirect_uri: DEMO_REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const r1 = await t.idp.app.inject({ method: 'GET', url: `/authorize?${q}` });
+    const loginUrl = r1.headers.location as string;
+    const cookie = cookieHeader(r1.cookies);
+    const page = await t.idp.app.inject({ method: 'GET', url: loginUrl, headers: { cookie } });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
+    return (username: string, password: string) =>
+      t.idp.app.inject({
+        method: 'POST',
+        url: `${loginUrl}/login`,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ csrf, username, password }).toString(),
+      });
+  }
+
+  const summary = (r: { statusCode: number; body: string; headers: Record<string, unknown> }) => ({
+    status: r.statusCode,
+    generic: r.body.includes(GENERIC_LOGIN_ERROR.replace(/'/g, '&#39;')),
+    locked: r.body.includes(LOCKED_LOGIN_ERROR),
+    retryAfter: r.headers['retry-after'],
+  });
+
+  it('N failures lock the account with a generic message, the right password is refused, the lock ends', async () => {
+    const post = await loginForm();
+    for (let i = 0; i < 3; i++)
+      expect(summary(await post('demo', 'wrong'))).toEqual({
+        status: 401,
+        generic: true,
+        locked: false,
+        retryAfter: undefined,
+      });
+    const refused = await post('demo', 'demo');
+    expect(summary(refused)).toEqual({ status: 429, generic: false, locked: true, retryAfter: '1' });
+    expect(refused.body).not.toMatch(/demo@example|exists|unknown user/i);
+
+    await new Promise((r) => setTimeout(r, 1100));
+    const ok = await post('demo', 'demo');
+    expect(ok.statusCode).toBe(303);
+  });
+
+  it('an unknown username goes through exactly the same answers (no account enumeration)', async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const known = await loginForm();
+    const unknown = await loginForm();
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      a.push(summary(await known('demo', 'nope')));
+      b.push(summary(await unknown('no-such-user', 'nope')));
+    }
+    expect(b).toEqual(a);
+  });
+});
