@@ -16,7 +16,9 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
 export default defineConfig({
   resolve: {
     alias: {
+      '@pqid/jose/cli': src('./packages/jose/src/cli/run.ts'),
       '@pqid/jose': src('./packages/jose/src/index.ts'),
+      '@pqid/xmldsig': src('./packages/xmldsig/src/index.ts'),
     },
   },
   test: {
@@ -25,7 +27,9 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'jose', include: ['packages/jose/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'xmldsig', include: ['packages/xmldsig/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'native', include: ['native/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'idp', include: ['idp/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'] } },
     ],
   },

@@ -1,0 +1,261 @@
+/**
+ * A relying party for the pqid IdP, on plain node:http and openid-client v6.
+ *
+ * An ML-DSA-65 ID token is about 4.4 KB and an ML-DSA-87 one 6.5 KB: more than one cookie
+ * (4096 bytes) can hold. This RP shows the two ways to live with that:
+ *
+ *   session  (default) the browser gets only a random session id; tokens stay on the server.
+ *   cookie   the ID token itself travels in chunked cookies (rp_id_token.0, .1, …) built with
+ *            chunkCookie() from @pqid/jose and re-joined with joinCookieChunks(); the RP keeps
+ *            no state and re-verifies the token's ML-DSA signature on every request.
+ *
+ * Pick one per login: /login?store=session or /login?store=cookie.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { chunkCookie, createRemoteJWKSet, inspectToken, joinCookieChunks, verifyJwt } from '@pqid/jose';
+import * as oidc from 'openid-client';
+
+/**
+ * @typedef {object} RpOptions
+ * @property {string} issuer          the IdP, e.g. http://localhost:3000
+ * @property {string} clientId
+ * @property {string} clientSecret
+ * @property {string} [alg]           the client's id_token_signed_response_alg (default ML-DSA-65)
+ * @property {number} [port]          0 picks a free port (default 3001)
+ * @property {string} [host]          default 127.0.0.1
+ * @property {string} [baseUrl]       the RP's public URL (default http://localhost:<port>)
+ * @property {'session' | 'cookie'} [store]  default token storage (default session)
+ */
+
+/**
+ * @typedef {{ idToken: string, claims: Record<string, unknown>, accessToken: string,
+ *             userinfo: Record<string, unknown> }} Session
+ */
+
+const SESSION_COOKIE = 'rp_sid';
+const TX_COOKIE = 'rp_tx';
+const TOKEN_COOKIE = 'rp_id_token';
+
+/** @param {string | undefined} header */
+function parseCookies(header) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0) out[part.slice(0, i).trim()] = part.slice(i + 1).trim();
+  }
+  return out;
+}
+
+/** @param {unknown} s */
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** @param {string} title @param {string} body */
+const page = (title, body) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+pre{background:#f4f4f4;padding:.75rem;overflow:auto;font-size:.85rem}.ok{color:#05612a}table{border-collapse:collapse}
+td,th{text-align:left;padding:.2rem .8rem .2rem 0}a.button{display:inline-block;margin:.3rem .5rem .3rem 0;padding:.5rem 1rem;background:#1a4b8c;color:#fff;text-decoration:none;border-radius:4px}</style>
+</head><body>${body}</body></html>`;
+
+/** @param {RpOptions} opts */
+export async function createRp(opts) {
+  const alg = opts.alg ?? 'ML-DSA-65';
+  const defaultStore = opts.store ?? 'session';
+  const insecure = new URL(opts.issuer).protocol === 'http:';
+  const config = await oidc.discovery(
+    new URL(opts.issuer),
+    opts.clientId,
+    { id_token_signed_response_alg: alg },
+    oidc.ClientSecretBasic(opts.clientSecret),
+    insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+  );
+  // Verify the ID token's signature against the IdP's JWKS even though it came over a direct
+  // back-channel: the point of the exercise is an ML-DSA signature that is actually checked.
+  oidc.enableNonRepudiationChecks(config);
+  const meta = config.serverMetadata();
+  const jwks = createRemoteJWKSet(new URL(/** @type {string} */ (meta.jwks_uri)));
+
+  /** @type {Map<string, Session>} server-side sessions (use a real store in production) */
+  const sessions = new Map();
+  /** @type {Map<string, { verifier: string, state: string, nonce: string, store: string }>} */
+  const transactions = new Map();
+
+  let baseUrl = opts.baseUrl ?? '';
+  const secure = () => baseUrl.startsWith('https:');
+  const attrs = () => `; Path=/; HttpOnly; SameSite=Lax${secure() ? '; Secure' : ''}`;
+  const expire = (/** @type {string} */ name) => `${name}=; Path=/; Max-Age=0`;
+
+  /** Who is signed in, from whichever storage the login chose. */
+  async function current(/** @type {Record<string, string>} */ cookies) {
+    const sid = cookies[SESSION_COOKIE];
+    const s = sid ? sessions.get(sid) : undefined;
+    if (s)
+      return {
+        ...s,
+        name: s.userinfo.preferred_username ?? s.userinfo.name,
+        heldIn: 'a server-side session (the cookie holds only a 43-byte id)',
+      };
+    const idToken = joinCookieChunks(TOKEN_COOKIE, cookies);
+    if (!idToken) return undefined;
+    try {
+      // The browser holds the token, so it is checked again on every request: signature
+      // (ML-DSA, from the JWKS), issuer, audience, expiry.
+      const { claims } = await verifyJwt(idToken, jwks, {
+        algorithms: [alg],
+        issuer: meta.issuer,
+        audience: opts.clientId,
+      });
+      const n = Object.keys(cookies).filter(
+        (k) => k === TOKEN_COOKIE || k.startsWith(`${TOKEN_COOKIE}.`),
+      ).length;
+      return {
+        idToken,
+        claims,
+        heldIn: `${n} chunked cookie${n === 1 ? '' : 's'} (${TOKEN_COOKIE}.0…), re-verified on each request`,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', baseUrl);
+      const cookies = parseCookies(req.headers.cookie);
+      /** @param {number} status @param {string} html @param {string[]} [setCookies] */
+      const send = (status, html, setCookies = []) => {
+        res.writeHead(status, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          ...(setCookies.length ? { 'set-cookie': setCookies } : {}),
+        });
+        res.end(html);
+      };
+      /** @param {string} location @param {string[]} [setCookies] */
+      const redirect = (location, setCookies = []) => {
+        res.writeHead(303, { location, 'cache-control': 'no-store', 'set-cookie': setCookies });
+        res.end();
+      };
+
+      if (url.pathname === '/') {
+        const who = await current(cookies);
+        if (!who)
+          return send(
+            200,
+            page(
+              'pqid example RP',
+              `<h1>pqid example relying party</h1><p>Not signed in.</p>
+<p><a class="button" id="login-session" href="/login?store=session">Log in (server-side session)</a>
+<a class="button" id="login-cookie" href="/login?store=cookie">Log in (chunked cookies)</a></p>`,
+            ),
+          );
+        const header = JSON.parse(Buffer.from(who.idToken.split('.')[0] ?? '', 'base64url').toString());
+        const size = inspectToken(who.idToken);
+        return send(
+          200,
+          page(
+            'Signed in',
+            `<h1 class="ok" id="signed-in">Signed in${'name' in who && who.name ? ` as ${esc(who.name)}` : ''}</h1>
+<table>
+<tr><th>subject</th><td id="sub">${esc(who.claims.sub)}</td></tr>
+<tr><th>ID token algorithm</th><td id="alg">${esc(header.alg)}</td></tr>
+<tr><th>ID token size</th><td id="size">${size.bytes.token} bytes (signature ${size.bytes.signatureRaw} bytes)</td></tr>
+<tr><th>fits one cookie?</th><td>${size.fits.cookie.fits ? 'yes' : `no: ${size.fits.cookie.bytes} &gt; ${size.fits.cookie.limit} bytes`}</td></tr>
+<tr><th>held in</th><td id="held-in">${esc(who.heldIn)}</td></tr>
+</table>
+<h2>ID token claims</h2><pre id="claims">${esc(JSON.stringify(who.claims, null, 2))}</pre>
+<p><a class="button" href="/logout">Log out of this app</a></p>`,
+          ),
+        );
+      }
+
+      if (url.pathname === '/login') {
+        const store = url.searchParams.get('store') ?? defaultStore;
+        if (store !== 'session' && store !== 'cookie')
+          return send(400, page('Bad request', '<p>store must be session or cookie</p>'));
+        const verifier = oidc.randomPKCECodeVerifier();
+        const tx = { verifier, state: oidc.randomState(), nonce: oidc.randomNonce(), store };
+        const txId = randomBytes(32).toString('base64url');
+        transactions.set(txId, tx);
+        setTimeout(() => transactions.delete(txId), 600_000).unref();
+        const authUrl = oidc.buildAuthorizationUrl(config, {
+          redirect_uri: `${baseUrl}/callback`,
+          scope: 'openid profile email',
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          state: tx.state,
+          nonce: tx.nonce,
+        });
+        return redirect(authUrl.href, [`${TX_COOKIE}=${txId}${attrs()}; Max-Age=600`]);
+      }
+
+      if (url.pathname === '/callback') {
+        const txId = cookies[TX_COOKIE];
+        const tx = txId ? transactions.get(txId) : undefined;
+        if (!tx || !txId)
+          return send(
+            400,
+            page('Login expired', '<p>No login in progress. <a href="/">Start again</a>.</p>'),
+          );
+        transactions.delete(txId);
+        // Validates state, iss (RFC 9207), the code exchange with PKCE, and the ID token:
+        // signature (ML-DSA via the IdP's JWKS), iss, aud, exp, nonce.
+        const tokens = await oidc.authorizationCodeGrant(config, url, {
+          pkceCodeVerifier: tx.verifier,
+          expectedState: tx.state,
+          expectedNonce: tx.nonce,
+          idTokenExpected: true,
+        });
+        const idToken = /** @type {string} */ (tokens.id_token);
+        const claims = /** @type {Record<string, unknown>} */ (tokens.claims());
+        const clearTx = expire(TX_COOKIE);
+        if (tx.store === 'session') {
+          // Profile claims live at userinfo (the IdP keeps PQ ID tokens minimal).
+          const userinfo = await oidc.fetchUserInfo(
+            config,
+            tokens.access_token,
+            /** @type {string} */ (claims.sub),
+          );
+          const sid = randomBytes(32).toString('base64url');
+          sessions.set(sid, { idToken, claims, accessToken: tokens.access_token, userinfo });
+          return redirect('/', [clearTx, `${SESSION_COOKIE}=${sid}${attrs()}`]);
+        }
+        // Each Set-Cookie stays within 4096 bytes including name and attributes.
+        const chunks = chunkCookie(TOKEN_COOKIE, idToken, { attributes: attrs() });
+        return redirect('/', [clearTx, ...chunks.map((c) => `${c.name}=${c.value}${attrs()}`)]);
+      }
+
+      if (url.pathname === '/logout') {
+        const sid = cookies[SESSION_COOKIE];
+        if (sid) sessions.delete(sid);
+        const stale = Object.keys(cookies).filter(
+          (k) => k === SESSION_COOKIE || k === TOKEN_COOKIE || k.startsWith(`${TOKEN_COOKIE}.`),
+        );
+        return redirect('/', stale.map(expire));
+      }
+      return send(404, page('Not found', '<p>Not found.</p>'));
+    } catch (e) {
+      // Never echo tokens or codes: the error class and message only.
+      console.error('rp: request failed:', e instanceof Error ? `${e.name}: ${e.message}` : e);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(page('Error', '<p>Login failed. <a href="/">Start again</a>.</p>'));
+      }
+    }
+  });
+
+  await new Promise((resolve) =>
+    server.listen(opts.port ?? 3001, opts.host ?? '127.0.0.1', () => resolve(undefined)),
+  );
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  if (!baseUrl) baseUrl = `http://localhost:${address.port}`;
+  return {
+    url: baseUrl,
+    redirectUri: `${baseUrl}/callback`,
+    server,
+    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+  };
+}

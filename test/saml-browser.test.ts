@@ -1,0 +1,145 @@
+/**
+ * A real browser does SAML once: headless Chromium (playwright-core) starts at the example
+ * passport-saml SP, is sent to the IdP with an AuthnRequest, signs in on the same login page
+ * OIDC uses, and the auto-submitting form posts the ML-DSA-65-signed Response back to the SP,
+ * which verifies it through installNodeSamlIntegration. Then it signs out (SLO).
+ * IdP (localhost) and SP (127.0.0.1) are different sites. Skips without Chromium unless CI is set.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: the example is plain JavaScript, outside the TS projects.
+import { createSp, idpCertificateFromMetadata } from '../examples/saml-sp/sp.js';
+import { createIdp, type Idp } from '../idp/src/app.ts';
+import { loadConfig } from '../idp/src/config.ts';
+import { registerSamlSp } from '../idp/src/saml/sps.ts';
+
+const CHROMIUM = process.env.PQID_CHROMIUM ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+if (!haveChromium && !process.env.CI)
+  console.warn(
+    `saml-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium); CI never skips it`,
+  );
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!haveChromium && !process.env.CI)('SAML login in a real browser', () => {
+  let idp: Idp;
+  let browser: Browser;
+  let dir: string;
+  let spServer: Server;
+  let sp: { close(): void };
+  let spUrl: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pqid-saml-browser-'));
+    const [idpPort, spPort] = [await freePort(), await freePort()];
+    const issuer = `http://localhost:${idpPort}`;
+    spUrl = `http://127.0.0.1:${spPort}`;
+    const config = loadConfig({
+      env: {},
+      cwd: dir,
+      overrides: {
+        dataDir: dir,
+        port: idpPort,
+        host: '127.0.0.1',
+        issuer,
+        logLevel: 'silent',
+        demo: { enabled: false },
+      },
+    });
+    idp = await createIdp(config, { env: { PQID_KEK: randomBytes(32).toString('base64') }, warn: () => {} });
+    await idp.ctx.accounts.create({
+      username: 'alice',
+      password: 'correct horse battery staple',
+      email: 'alice@example.com',
+    });
+    await registerSamlSp(idp.ctx, {
+      entityId: `${spUrl}/saml/metadata`,
+      acsUrls: [`${spUrl}/saml/acs`],
+      sloUrl: `${spUrl}/saml/slo`,
+      signatureAlgorithm: 'ML-DSA-65',
+      sign: 'both',
+      nameIdFormat: 'persistent',
+      name: 'Example SAML SP',
+    });
+    await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
+    const metadata = await (await fetch(`${issuer}/saml/metadata`)).text();
+    const created = createSp({
+      baseUrl: spUrl,
+      entityId: `${spUrl}/saml/metadata`,
+      idpSsoUrl: `${issuer}/saml/sso`,
+      idpSloUrl: `${issuer}/saml/slo`,
+      idpEntityId: `${issuer}/saml/metadata`,
+      idpCert: await idpCertificateFromMetadata(metadata, 'ML-DSA-65'),
+    });
+    sp = created;
+    spServer = await new Promise((r) => {
+      const s = created.app.listen(spPort, '127.0.0.1', () => r(s));
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    sp?.close();
+    if (spServer) await new Promise((r) => spServer.close(r));
+    await idp?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('signs in through the login page and out again', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(spUrl);
+      await page.click('#login');
+      await page.waitForSelector('input[name="username"]');
+      expect(new URL(page.url()).host).toMatch(/^localhost:/);
+      expect(await page.textContent('main')).toContain('Example SAML SP');
+      await page.fill('input[name="username"]', 'alice');
+      await page.fill('input[name="password"]', 'correct horse battery staple');
+      await page.click('button[type="submit"]');
+      // The auto-submitting form carries the signed Response to the SP's ACS.
+      await page.waitForSelector('#signed-in', { timeout: 20_000 });
+      expect(new URL(page.url()).origin).toBe(spUrl);
+      expect(await page.textContent('#email')).toBe('alice@example.com');
+      expect(await page.textContent('#nameid')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'saml-browser-login.png'), fullPage: true });
+
+      await page.click('a[href="/logout"]');
+      await page.waitForSelector('#signed-out', { timeout: 20_000 });
+      expect(page.url()).toContain('logged_out=1');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
