@@ -1,6 +1,6 @@
-/** Registered relying parties. Secrets are stored as scrypt hashes only. */
+/** Registered relying parties. Secrets are stored hashed only (crypto/secrets.ts says how). */
 import { algorithms, importJwks, type Jwk } from '@pqid/jose';
-import { hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
+import { hashGeneratedSecret, hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
 import type { Adapter } from '../storage/adapter.ts';
 
 export type TokenEndpointAuthMethod =
@@ -95,13 +95,18 @@ export class Clients {
         `id_token_signed_response_alg ${alg} is not available; choose one of ${algorithms().join(', ')}`,
       );
     const extra = await validateExtras(input, method);
-    const clientSecret =
-      method === 'none' || method === 'private_key_jwt'
+    const needsSecret = method !== 'none' && method !== 'private_key_jwt';
+    const clientSecret = needsSecret ? (input.client_secret ?? randomToken(32)) : undefined;
+    // A secret someone chose may be guessable: slow hash. One we generated is not: fast hash.
+    const secretHash =
+      clientSecret === undefined
         ? undefined
-        : (input.client_secret ?? randomToken(32));
+        : input.client_secret !== undefined
+          ? await hashSecret(clientSecret)
+          : hashGeneratedSecret(clientSecret);
     const client: Client = {
       client_id: input.client_id ?? randomToken(16),
-      ...(clientSecret !== undefined ? { client_secret_hash: await hashSecret(clientSecret) } : {}),
+      ...(secretHash !== undefined ? { client_secret_hash: secretHash } : {}),
       token_endpoint_auth_method: method,
       redirect_uris: [...input.redirect_uris],
       grant_types: input.grant_types ?? ['authorization_code', 'refresh_token'],

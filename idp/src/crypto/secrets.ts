@@ -1,4 +1,9 @@
-/** Password and client-secret hashing (scrypt), random identifiers, and token digests. */
+/**
+ * Secret hashing, random identifiers, and token digests. Passwords and any secret a person chose
+ * get scrypt; client secrets we generate (256 random bits) get SHA-256, like access tokens:
+ * brute force cannot reach them, and scrypt on every token request would cost ~40 ms of CPU,
+ * a hundred times the ML-DSA signature the request exists for.
+ */
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const N = 16384;
@@ -24,7 +29,12 @@ export async function hashSecret(secret: string): Promise<string> {
 // Verifying against this when the account does not exist keeps timing the same either way.
 const DUMMY = `scrypt$${N}$${R}$${P}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEYLEN).toString('base64url')}`;
 
+/** `sha256$digest`, only for secrets from randomToken(32): no salt or work factor needed. */
+export const hashGeneratedSecret = (secret: string): string =>
+  `sha256$${createHash('sha256').update(secret).digest('base64url')}`;
+
 export async function verifySecret(secret: string, encoded: string | undefined): Promise<boolean> {
+  if (encoded?.startsWith('sha256$')) return safeEqual(hashGeneratedSecret(secret), encoded);
   const parts = (encoded ?? DUMMY).split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, salt, hash] = parts as [string, string, string, string, string, string];
