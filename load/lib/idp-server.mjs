@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+/**
+ * The IdP under load, as a child process of the runner (so its CPU time can be read from
+ * /proc/<pid>/stat): a fresh pqid provider built with the exported createIdp/registerClient,
+ * one confidential client (client_credentials) and one public client (authorization code +
+ * refresh) per algorithm, N users, and optional HTTPS listeners with hybrid (X25519MLKEM768)
+ * and classical (X25519) key exchange. Prints one JSON line `{"ready":true,...}` on stdout.
+ *
+ * Input: a JSON object in argv[2] (see run.mjs#startIdp).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import https from 'node:https';
+import { join } from 'node:path';
+import { createIdp, loadConfig, registerClient } from '@pqid/idp';
+
+const opts = JSON.parse(process.argv[2] ?? '{}');
+const { port, dataDir, algs, users = 8, password = 'load-password', tls = [], logLevel = 'warn' } = opts;
+const issuer = `http://127.0.0.1:${port}`;
+mkdirSync(dataDir, { recursive: true });
+
+const config = loadConfig({
+  env: {},
+  cwd: dataDir,
+  overrides: { port, host: '127.0.0.1', issuer, dataDir, logLevel, demo: { enabled: false } },
+});
+const idp = await createIdp(config, {
+  env: { PQID_KEK: randomBytes(32).toString('base64') },
+  warn: (m) => process.stderr.write(`idp warning: ${m}\n`),
+});
+
+const REDIRECT_URI = 'http://127.0.0.1:9/cb';
+const clients = {};
+for (const alg of algs) {
+  const common = {
+    id_token_signed_response_alg: alg,
+    access_token_format: 'jwt',
+    access_token_signed_response_alg: alg,
+  };
+  // No client_secret in the input: the IdP generates one, as for any production client.
+  const { clientSecret: secret } = await registerClient(idp.ctx, {
+    ...common,
+    client_id: `cc-${alg}`,
+    token_endpoint_auth_method: 'client_secret_basic',
+    redirect_uris: [],
+    grant_types: ['client_credentials'],
+    scope: 'api',
+  });
+  await registerClient(idp.ctx, {
+    ...common,
+    client_id: `rp-${alg}`,
+    token_endpoint_auth_method: 'none',
+    redirect_uris: [REDIRECT_URI],
+    post_logout_redirect_uris: ['http://127.0.0.1:9/bye'],
+    grant_types: ['authorization_code', 'refresh_token'],
+    scope: 'openid profile email offline_access',
+  });
+  clients[alg] = { confidential: { id: `cc-${alg}`, secret }, public: { id: `rp-${alg}` } };
+}
+const usernames = [];
+for (let i = 0; i < users; i++) {
+  const username = `load-${i}`;
+  if (!(await idp.ctx.accounts.findByUsername(username))) {
+    await idp.ctx.accounts.create({
+      username,
+      password,
+      name: `Load User ${i}`,
+      email: `load-${i}@example.com`,
+      emailVerified: true,
+    });
+  }
+  usernames.push(username);
+}
+
+// Two small routes of the load harness (not part of the IdP): a trivial endpoint for TLS
+// handshake measurements, and the process's own CPU time.
+idp.app.get('/__load/ping', async (_req, reply) => reply.header('cache-control', 'no-store').send('ok'));
+idp.app.get('/__load/cpu', async () => process.cpuUsage());
+await idp.app.listen({ port, host: '127.0.0.1' });
+
+// HTTPS listeners in front of the same fastify instance: the request is handed to fastify's own
+// request listener, so everything after the handshake is identical for both key exchanges.
+const tlsPorts = {};
+if (tls.length) {
+  const { key, cert } = selfSigned(dataDir);
+  for (const { name, ecdhCurve, port: tlsPort } of tls) {
+    const server = https.createServer({ key, cert, ecdhCurve, minVersion: 'TLSv1.3' }, (req, res) =>
+      idp.app.server.emit('request', req, res),
+    );
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(tlsPort, '127.0.0.1', resolve);
+    });
+    tlsPorts[name] = { port: tlsPort, ecdhCurve };
+  }
+}
+
+process.stdout.write(
+  `${JSON.stringify({
+    ready: true,
+    pid: process.pid,
+    issuer,
+    port,
+    clients,
+    users: usernames,
+    password,
+    redirectUri: REDIRECT_URI,
+    tls: tlsPorts,
+    node: process.version,
+    openssl: process.versions.openssl,
+  })}\n`,
+);
+
+const stop = () => {
+  idp.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
+
+/** A throwaway P-256 certificate for 127.0.0.1, made with the openssl CLI at run time. */
+function selfSigned(dir) {
+  const keyPath = join(dir, 'tls-key.pem');
+  const certPath = join(dir, 'tls-cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(keyPath), cert: readFileSync(certPath) };
+}

@@ -1,0 +1,564 @@
+#!/usr/bin/env node
+/**
+ * pqid load and size suite runner: `npm run load -- <scenario…|all> [--smoke] [options]`.
+ *
+ * Starts a fresh pqid IdP (child process, temp data dir, one client per algorithm), runs the k6
+ * scenarios in load/scenarios against it, reads the IdP's CPU time from /proc/<pid>/stat around
+ * every k6 run, starts node-oidc-provider for the comparison, and writes
+ * load/reports/<timestamp>/{report.md,report.html,results.json} with SVG plots.
+ */
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { preferredBackend } from '@pqid/jose';
+import { signCostPerAlg, slhDsaSignCost } from './lib/bench.mjs';
+import { loginFlow } from './lib/flow.mjs';
+import { cpuSeconds, findK6, freePort, runK6, startChild, stopChild } from './lib/proc.mjs';
+import { writeReport } from './lib/report.mjs';
+import { buildSizeItems } from './lib/samples.mjs';
+
+const loadDir = dirname(fileURLToPath(import.meta.url));
+const repoDir = dirname(loadDir);
+const nodeBin = process.execPath;
+
+export const ALL_ALGS = [
+  'ES256',
+  'EdDSA',
+  'RS256',
+  'ML-DSA-44',
+  'ML-DSA-65',
+  'ML-DSA-87',
+  'ML-DSA-44-Ed25519',
+  'ML-DSA-44-ES256',
+  'ML-DSA-65-Ed25519',
+  'ML-DSA-65-ES256',
+  'ML-DSA-87-ES384',
+  'ML-DSA-87-Ed448',
+];
+export const SCENARIOS = ['sizes', 'throughput', 'login', 'tls'];
+const COMPARE_ALGS = ['ES256', 'ML-DSA-65'];
+
+const USAGE = `usage: npm run load -- <${SCENARIOS.join('|')}|all>… [--smoke] [options]
+  --smoke              every scenario for a few seconds (CI)
+  --algs A,B,…         algorithms (default: ${ALL_ALGS.join(',')})
+  --duration S         seconds per throughput phase (default 10, smoke 1)
+  --vus N              virtual users for the throughput phases (default 8, smoke 4)
+  --price USD          $ per vCPU-hour for the cost model (default 0.04, the seed paper's figure)
+  --no-compare         skip node-oidc-provider
+  --out DIR            report directory (default load/reports/<timestamp>)
+  budgets: --cookie 4096 --header-line 8190 --node-headers 16384 --url-conservative 2048 --url 8000`;
+
+export function parseArgs(argv) {
+  const o = {
+    scenarios: [],
+    smoke: false,
+    algs: ALL_ALGS,
+    price: 0.04,
+    compare: true,
+    budgets: { cookie: 4096, headerLine: 8190, nodeHeaders: 16384, urlConservative: 2048, url: 8000 },
+  };
+  const num = (v, name) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number, got ${v}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--smoke') o.smoke = true;
+    else if (a === '--algs') o.algs = next().split(',').filter(Boolean);
+    else if (a === '--duration') o.duration = num(next(), a);
+    else if (a === '--vus') o.vus = num(next(), a);
+    else if (a === '--price') o.price = num(next(), a);
+    else if (a === '--no-compare') o.compare = false;
+    else if (a === '--out') o.out = next();
+    else if (a === '--cookie') o.budgets.cookie = num(next(), a);
+    else if (a === '--header-line') o.budgets.headerLine = num(next(), a);
+    else if (a === '--node-headers') o.budgets.nodeHeaders = num(next(), a);
+    else if (a === '--url-conservative') o.budgets.urlConservative = num(next(), a);
+    else if (a === '--url') o.budgets.url = num(next(), a);
+    else if (a === '--help' || a === '-h') o.help = true;
+    else if (a === 'all') o.scenarios.push(...SCENARIOS);
+    else if (SCENARIOS.includes(a)) o.scenarios.push(a);
+    else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  o.scenarios = SCENARIOS.filter((s) => o.scenarios.includes(s));
+  const unknown = o.algs.filter((a) => !ALL_ALGS.includes(a));
+  if (unknown.length)
+    throw new Error(`unknown algorithm(s) ${unknown.join(', ')}; choose from ${ALL_ALGS.join(', ')}`);
+  if (!o.algs.includes('ES256')) o.algs = ['ES256', ...o.algs]; // the baseline of every ratio
+  o.duration ??= o.smoke ? 1 : 10;
+  o.vus ??= o.smoke ? 4 : 8;
+  return o;
+}
+
+const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, 'Z');
+const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
+
+class Progress {
+  constructor(total) {
+    this.total = total;
+    this.done = 0;
+    this.t0 = Date.now();
+  }
+  step(label) {
+    this.done++;
+    const s = ((Date.now() - this.t0) / 1000).toFixed(0);
+    process.stdout.write(`[${String(this.done).padStart(2)}/${this.total}] ${s.padStart(4)}s  ${label}\n`);
+  }
+  note(text) {
+    process.stdout.write(`           ${text}\n`);
+  }
+}
+
+/** A sub-metric from a k6 summary, by metric name and tags. */
+export function metric(summary, name, tags) {
+  const key = tags
+    ? `${name}{${Object.entries(tags)
+        .map(([k, v]) => `${k}:${v}`)
+        .join(',')}}`
+    : name;
+  return summary?.metrics?.[key];
+}
+
+async function mintRefreshTokens(idp, alg, n) {
+  const out = [];
+  const batch = 4;
+  for (let i = 0; i < n; i += batch) {
+    const got = await Promise.all(
+      Array.from({ length: Math.min(batch, n - i) }, (_, j) =>
+        loginFlow({
+          issuer: idp.info.issuer,
+          clientId: idp.info.clients[alg].public.id,
+          redirectUri: idp.info.redirectUri,
+          username: idp.info.users[(i + j) % idp.info.users.length],
+          password: idp.info.password,
+        }),
+      ),
+    );
+    for (const t of got) {
+      if (!t.refresh_token) throw new Error(`no refresh token for ${alg}: ${JSON.stringify(Object.keys(t))}`);
+      out.push(t.refresh_token);
+    }
+  }
+  return out;
+}
+
+export async function main(argv) {
+  const opts = parseArgs(argv);
+  if (opts.help || opts.scenarios.length === 0) {
+    process.stdout.write(`${USAGE}\n`);
+    return opts.help ? 0 : 2;
+  }
+  const k6 = findK6(loadDir);
+  if (!k6) {
+    process.stderr.write(
+      'k6 not found: run `bash load/scripts/install-k6.sh` (installs the pinned k6 into load/bin)\n',
+    );
+    return 3;
+  }
+  const outDir = opts.out ?? join(loadDir, 'reports', stamp());
+  mkdirSync(outDir, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'pqid-load-'));
+  const log = createWriteStream(join(outDir, 'k6.log'));
+  const started = Date.now();
+  const results = {
+    meta: {
+      started: new Date().toISOString(),
+      mode: opts.smoke ? 'smoke' : 'full',
+      scenarios: opts.scenarios,
+      algs: opts.algs,
+      duration: opts.duration,
+      vus: opts.vus,
+      pricePerVcpuHour: opts.price,
+      budgets: opts.budgets,
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model,
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        loadavgAtStart: os.loadavg(),
+        kernel: os.release(),
+        node: process.version,
+        openssl: process.versions.openssl,
+      },
+      k6: k6.startsWith(repoDir) ? relative(repoDir, k6) : k6,
+    },
+  };
+  const withThroughput = opts.scenarios.includes('throughput');
+  const steps =
+    (opts.scenarios.includes('sizes') ? 1 : 0) +
+    (withThroughput ? opts.algs.length * 4 + (opts.compare ? COMPARE_ALGS.length * 2 : 0) + 1 : 0) +
+    (opts.scenarios.includes('login') ? 1 : 0) +
+    (opts.scenarios.includes('tls') ? (opts.smoke ? 2 : 4) : 0);
+  const progress = new Progress(steps);
+  process.stdout.write(
+    `pqid load: ${opts.scenarios.join(', ')} (${results.meta.mode}), ${opts.algs.length} algorithms, k6 ${results.meta.k6}\n`,
+  );
+
+  const children = [];
+  const cleanup = async () => {
+    for (const c of children) await stopChild(c).catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  };
+  const onSignal = () => {
+    cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    const port = await freePort();
+    const tlsPorts = opts.scenarios.includes('tls') ? [await freePort(), await freePort()] : [];
+    const idp = await startChild(nodeBin, join(loadDir, 'lib', 'idp-server.mjs'), {
+      port,
+      dataDir: join(work, 'idp'),
+      algs: opts.algs,
+      users: Math.max(8, opts.vus * 2),
+      tls: tlsPorts.length
+        ? [
+            { name: 'X25519MLKEM768', ecdhCurve: 'X25519MLKEM768:X25519', port: tlsPorts[0] },
+            { name: 'X25519', ecdhCurve: 'X25519', port: tlsPorts[1] },
+          ]
+        : [],
+    });
+    children.push(idp.child);
+    const health = await (await fetch(`${idp.info.issuer}/healthz`)).json().catch(() => ({}));
+    results.meta.idp = {
+      issuer: idp.info.issuer,
+      node: idp.info.node,
+      openssl: idp.info.openssl,
+      mldsaBackends: (health.backends ?? []).filter((b) => b.available).map((b) => b.name),
+    };
+    results.meta.runnerMldsaBackend = preferredBackend();
+    process.stdout.write(
+      `IdP ready at ${idp.info.issuer} (pid ${idp.info.pid}), ML-DSA backends: ${results.meta.idp.mldsaBackends.join(', ') || '?'}\n`,
+    );
+
+    const k6run = async (scenario, name, config) => {
+      const summaryFile = join(work, `${name}.summary.json`);
+      const configPath = join(work, `${name}.config.json`);
+      writeFileSync(configPath, JSON.stringify({ ...config, summaryFile }));
+      log.write(`\n=== ${name}\n`);
+      const { code, output } = await runK6(k6, join(loadDir, 'scenarios', `${scenario}.js`), configPath, {
+        logStream: log,
+      });
+      let summary;
+      try {
+        summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+      } catch {
+        throw new Error(`k6 ${name} wrote no summary (exit ${code}):\n${output.slice(-3000)}`);
+      }
+      // 99: thresholds crossed. For sizes that is the finding itself; for the load phases the
+      // row records it (error budget crossed) and the report shows it.
+      const thresholdsCrossed = code === 99;
+      if (code !== 0 && !thresholdsCrossed)
+        throw new Error(`k6 ${name} failed with exit ${code}:\n${output.slice(-3000)}`);
+      return { summary, code, thresholdsCrossed };
+    };
+
+    // ---- sizes ---------------------------------------------------------------------------
+    if (opts.scenarios.includes('sizes')) {
+      const issued = {};
+      for (const alg of opts.algs) {
+        const t = await loginFlow({
+          issuer: idp.info.issuer,
+          clientId: idp.info.clients[alg].public.id,
+          redirectUri: idp.info.redirectUri,
+          username: idp.info.users[0],
+          password: idp.info.password,
+        });
+        issued[alg] = { idToken: t.id_token, accessToken: t.access_token };
+      }
+      const discovery = await (await fetch(`${idp.info.issuer}/.well-known/openid-configuration`)).json();
+      const { items, jwks } = await buildSizeItems(issued, discovery.token_endpoint);
+      const accessTokenFormat = Object.values(issued).every((t) => t.accessToken.split('.').length === 3)
+        ? 'jwt'
+        : 'reference';
+      const { summary, thresholdsCrossed } = await k6run('sizes', 'sizes', {
+        budgets: opts.budgets,
+        items,
+        jwks,
+        jwksUri: discovery.jwks_uri,
+        userinfoEndpoint: discovery.userinfo_endpoint,
+        endSessionEndpoint: discovery.end_session_endpoint ?? `${idp.info.issuer}/logout`,
+        postLogoutRedirectUri: 'http://127.0.0.1:9/bye',
+        saml: [], // hook: SAML POST-form / Redirect-URL sizes once the SAML IdP issues assertions
+      });
+      results.sizes = collectSizes(summary, items, jwks, opts);
+      results.sizes.accessTokenFormat = accessTokenFormat;
+      results.sizes.endSessionEndpoint = discovery.end_session_endpoint ?? null;
+      results.sizes.budgetsCrossed = thresholdsCrossed;
+      progress.step(
+        `sizes: ${items.length} token sets, ${results.sizes.rows.filter((r) => !r.fitsCookie).length} ID tokens too big for one cookie`,
+      );
+    }
+
+    // ---- throughput ----------------------------------------------------------------------
+    if (withThroughput) {
+      results.throughput = [];
+      const phase = async (target, server, grant, alg, phaseName, extra) => {
+        const client = server.info.clients[alg];
+        const base = {
+          tokenUrl: `${server.info.issuer}/token`,
+          grant,
+          alg,
+          phase: phaseName === 'warmup' ? 'saturate' : phaseName,
+          duration: phaseName === 'warmup' ? Math.max(1, Math.round(opts.duration / 3)) : opts.duration,
+          vus: opts.vus,
+          ceiling: 5000,
+          maxErrorRate: 0.01,
+          clientId: grant === 'client_credentials' ? client.confidential.id : client.public.id,
+          secret: client.confidential?.secret,
+          ...extra,
+        };
+        if (grant === 'refresh_token') base.refreshTokens = await mintRefreshTokens(server, alg, opts.vus);
+        const cpu0 = cpuSeconds(server.info.pid);
+        const t0 = Date.now();
+        const { summary, thresholdsCrossed } = await k6run(
+          'throughput',
+          `throughput-${target}-${grant}-${alg}-${phaseName}`,
+          base,
+        );
+        const wall = (Date.now() - t0) / 1000;
+        const cpu = cpuSeconds(server.info.pid) - cpu0;
+        const lat = metric(summary, 'token_latency')?.values ?? {};
+        const ok = metric(summary, 'tokens_ok')?.values?.count ?? 0;
+        const errRate = metric(summary, 'token_errors')?.values?.rate ?? 0;
+        const jwt = metric(summary, 'jwt_access_tokens')?.values?.count ?? 0;
+        const row = {
+          target,
+          grant,
+          alg,
+          phase: phaseName,
+          offeredRate: phaseName === 'steady' ? extra.rate : null,
+          tokens: ok,
+          tokensPerSecond: ok / base.duration,
+          errorRate: errRate,
+          errorBudgetCrossed: thresholdsCrossed,
+          p50: lat.med,
+          p95: lat['p(95)'],
+          p99: lat['p(99)'],
+          max: lat.max,
+          avg: lat.avg,
+          jwtAccessTokens: jwt,
+          serverCpuSeconds: cpu,
+          wallSeconds: wall,
+          responseBytes: metric(summary, 'token_response_bytes')?.values?.avg,
+        };
+        if (extra.record === false) {
+          progress.note(`warm-up ${target} ${grant}: ${fmt(row.tokensPerSecond)} tok/s`);
+          return row;
+        }
+        results.throughput.push(row);
+        progress.step(
+          `throughput ${target} ${grant} ${alg} ${phaseName}: ${fmt(row.tokensPerSecond)} tok/s, p99 ${fmt(row.p99)} ms, errors ${fmt(errRate * 100, 2)}%, server CPU ${fmt((cpu / Math.max(ok, 1)) * 1000, 3)} ms/token`,
+        );
+        return row;
+      };
+      const matrix = async (target, server, grants, algs) => {
+        // Warm-up (not recorded): JIT, connection pools and caches of a fresh server would
+        // otherwise penalise whichever algorithm runs first.
+        for (const grant of grants) await phase(target, server, grant, algs[0], 'warmup', { record: false });
+        for (const grant of grants) {
+          for (const alg of algs) {
+            const peak = await phase(target, server, grant, alg, 'saturate', {});
+            await phase(target, server, grant, alg, 'steady', {
+              rate: Math.max(1, 0.7 * peak.tokensPerSecond),
+            });
+          }
+        }
+      };
+      await matrix('pqid', idp, ['client_credentials', 'refresh_token'], opts.algs);
+      if (opts.compare) {
+        const opPort = await freePort();
+        const op = await startChild(nodeBin, join(loadDir, 'lib', 'oidc-provider-server.mjs'), {
+          port: opPort,
+          algs: COMPARE_ALGS,
+        });
+        children.push(op.child);
+        await matrix('oidc-provider', op, ['client_credentials'], COMPARE_ALGS);
+        await stopChild(op.child);
+        results.meta.oidcProvider = JSON.parse(
+          readFileSync(join(repoDir, 'node_modules', 'oidc-provider', 'package.json'), 'utf8'),
+        ).version;
+      }
+      // Per-operation sign costs (placement study, and to split token CPU into signing and the rest).
+      results.signCost = await signCostPerAlg(opts.algs, opts.smoke ? { minOps: 5, minMs: 20 } : {});
+      results.slhDsa = await slhDsaSignCost(undefined, { ops: opts.smoke ? 1 : 3 });
+      progress.step(
+        `sign cost per op: ${Object.entries(results.signCost)
+          .map(([a, c]) => `${a} ${fmt(c.usPerOp / 1000, 3)} ms`)
+          .join(', ')}; SLH-DSA-SHA2-128s ${fmt(results.slhDsa['slh-dsa-sha2-128s'].usPerOp / 1000)} ms`,
+      );
+    }
+
+    // ---- login ---------------------------------------------------------------------------
+    if (opts.scenarios.includes('login')) {
+      const duration = opts.smoke ? 4 : 30;
+      const rate = opts.smoke ? Math.max(4, opts.algs.length) : 8;
+      const cpu0 = cpuSeconds(idp.info.pid);
+      const { summary, thresholdsCrossed } = await k6run('login', 'login', {
+        issuer: idp.info.issuer,
+        redirectUri: idp.info.redirectUri,
+        password: idp.info.password,
+        users: idp.info.users,
+        clients: opts.algs.map((alg) => ({ alg, clientId: idp.info.clients[alg].public.id })),
+        rate,
+        duration,
+        vus: opts.smoke ? 8 : 16,
+        maxErrorRate: 0.05,
+        flowBudgetMs: 10_000,
+      });
+      const cpu = cpuSeconds(idp.info.pid) - cpu0;
+      results.login = {
+        rate,
+        duration,
+        serverCpuSeconds: cpu,
+        flows: metric(summary, 'login_ok')?.values?.count ?? 0,
+        errorRate: metric(summary, 'login_errors')?.values?.rate ?? 0,
+        thresholdsCrossed,
+        perAlg: opts.algs.map((alg) => {
+          const f = metric(summary, 'login_flow_ms', { alg })?.values ?? {};
+          const x = metric(summary, 'login_token_exchange_ms', { alg })?.values ?? {};
+          return {
+            alg,
+            flows: f.count ?? 0,
+            flowP50: f.med,
+            flowP95: f['p(95)'],
+            flowP99: f['p(99)'],
+            exchangeP50: x.med,
+            exchangeP99: x['p(99)'],
+            errorRate: metric(summary, 'login_errors', { alg })?.values?.rate ?? 0,
+          };
+        }),
+      };
+      progress.step(
+        `login: ${results.login.flows} flows, errors ${fmt(results.login.errorRate * 100, 2)}%, server CPU ${fmt((cpu / Math.max(results.login.flows, 1)) * 1000, 1)} ms/flow`,
+      );
+    }
+
+    // ---- tls -----------------------------------------------------------------------------
+    if (opts.scenarios.includes('tls')) {
+      results.tls = { rounds: [], negotiated: await negotiatedGroups(idp.info.tls) };
+      const order = opts.smoke
+        ? ['X25519MLKEM768', 'X25519']
+        : ['X25519MLKEM768', 'X25519', 'X25519', 'X25519MLKEM768'];
+      const duration = opts.smoke ? 2 : 10;
+      for (const [i, name] of order.entries()) {
+        const cpu0 = cpuSeconds(idp.info.pid);
+        const { summary } = await k6run('tls', `tls-${i}-${name}`, {
+          url: `https://127.0.0.1:${idp.info.tls[name].port}/__load/ping`,
+          duration,
+          vus: opts.smoke ? 2 : 4,
+          maxErrorRate: 0.01,
+        });
+        const cpu = cpuSeconds(idp.info.pid) - cpu0;
+        const hs = metric(summary, 'http_req_tls_handshaking')?.values ?? {};
+        const dur = metric(summary, 'http_req_duration')?.values ?? {};
+        const ok = metric(summary, 'handshakes_ok')?.values?.count ?? 0;
+        const row = {
+          group: name,
+          ecdhCurve: idp.info.tls[name].ecdhCurve,
+          handshakes: ok,
+          handshakesPerSecond: ok / duration,
+          handshakeP50: hs.med,
+          handshakeP95: hs['p(95)'],
+          handshakeP99: hs['p(99)'],
+          requestP99: dur['p(99)'],
+          errorRate: metric(summary, 'handshake_errors')?.values?.rate ?? 0,
+          serverCpuSeconds: cpu,
+          serverCpuMsPerHandshake: (cpu / Math.max(ok, 1)) * 1000,
+        };
+        results.tls.rounds.push(row);
+        progress.step(
+          `tls ${name}: ${fmt(row.handshakesPerSecond)} handshakes/s, handshake p50 ${fmt(row.handshakeP50, 2)} ms, server CPU ${fmt(row.serverCpuMsPerHandshake, 3)} ms/handshake`,
+        );
+      }
+    }
+
+    results.meta.finished = new Date().toISOString();
+    results.meta.elapsedSeconds = (Date.now() - started) / 1000;
+    results.meta.loadavgAtEnd = os.loadavg();
+    const files = await writeReport(outDir, results);
+    process.stdout.write(
+      `\nreport: ${relative(process.cwd(), files.md)}\n        ${relative(process.cwd(), files.html)}\n(${fmt(results.meta.elapsedSeconds, 0)} s)\n`,
+    );
+    return 0;
+  } finally {
+    log.end();
+    await cleanup();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
+/** Per (alg, profile): bytes of every line, and which budgets each crosses. */
+function collectSizes(summary, items, jwks, opts) {
+  const b = opts.budgets;
+  const val = (kind, alg, profile) => metric(summary, `size_${kind}`, { alg, profile })?.values?.max;
+  const rows = items.map(({ alg, profile, source, dpopProof }) => {
+    const r = {
+      alg,
+      profile,
+      source,
+      idToken: val('id_token', alg, profile),
+      accessToken: val('access_token', alg, profile),
+      authorizationHeader: val('authorization_header', alg, profile),
+      setCookie: val('set_cookie', alg, profile),
+      setCookieLine: val('set_cookie_line', alg, profile),
+      logoutUrl: val('logout_url', alg, profile),
+      dpopHeader: dpopProof ? val('dpop_header', alg, profile) : undefined,
+    };
+    r.fitsCookie = r.setCookie <= b.cookie;
+    r.fitsHeaderLine = r.authorizationHeader <= b.headerLine;
+    r.fitsNodeHeaders = r.authorizationHeader <= b.nodeHeaders;
+    r.fitsUrlConservative = r.logoutUrl <= b.urlConservative;
+    r.fitsUrl = r.logoutUrl <= b.url;
+    if (r.dpopHeader !== undefined) r.dpopFitsHeaderLine = r.dpopHeader <= b.headerLine;
+    if (source === 'idp') {
+      const accepted = metric(summary, 'transport_status', { alg, status: '200' })?.values?.count ?? 0;
+      r.bearerAcceptedByIdp = accepted > 0;
+    }
+    return r;
+  });
+  return {
+    rows,
+    jwks,
+    jwksLive: metric(summary, 'size_jwks', { alg: 'all', profile: 'live' })?.values?.max,
+    saml: [],
+  };
+}
+
+/** What a Node client negotiates with each listener (k6's Go client is configured alike). */
+async function negotiatedGroups(tls) {
+  const { connect } = await import('node:tls');
+  const out = {};
+  for (const [name, { port }] of Object.entries(tls)) {
+    out[name] = await new Promise((resolve) => {
+      const s = connect(
+        { host: '127.0.0.1', port, rejectUnauthorized: false, ecdhCurve: 'X25519MLKEM768:X25519' },
+        () => {
+          const info = s.getEphemeralKeyInfo();
+          s.end();
+          resolve(info?.name ?? info?.type ?? 'unknown');
+        },
+      );
+      s.once('error', (e) => resolve(`error: ${e.message}`));
+    });
+  }
+  return out;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`pqid load: ${e.stack ?? e}\n`);
+      process.exit(1);
+    },
+  );
+}

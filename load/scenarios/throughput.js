@@ -1,0 +1,104 @@
+// k6 scenario `throughput`: the token endpoint under load, one algorithm (one client) per run.
+// The runner (load/run.mjs) writes a JSON config and runs this script once per
+// (target, grant, algorithm, phase), reading the server's CPU time around each run.
+//   phase "saturate": ramping-arrival-rate up to a ceiling the VUs cannot reach, so the
+//                     achieved rate is the server's peak for this algorithm on this machine;
+//   phase "steady":   constant-arrival-rate at a fixed rate (the runner uses 70% of the peak),
+//                     for p50/p95/p99/max latency below saturation.
+// Grants: client_credentials (client_secret_basic) and refresh_token (public client, a
+// refresh token per VU minted by the runner, rotated on every call).
+import encoding from 'k6/encoding';
+import exec from 'k6/execution';
+import http from 'k6/http';
+import { Counter, Rate, Trend } from 'k6/metrics';
+
+const config = JSON.parse(open(__ENV.LOAD_CONFIG));
+
+const tokenLatency = new Trend('token_latency', true);
+const tokensOk = new Counter('tokens_ok');
+const tokenErrors = new Rate('token_errors');
+const jwtAccessTokens = new Counter('jwt_access_tokens');
+const tokenBytes = new Trend('token_response_bytes');
+
+const seconds = (s) => `${Math.max(1, Math.round(s))}s`;
+
+function scenario() {
+  const vus = config.vus;
+  if (config.phase === 'saturate') {
+    const ramp = Math.max(1, Math.round(config.duration * 0.2));
+    return {
+      executor: 'ramping-arrival-rate',
+      startRate: Math.max(1, Math.round(config.ceiling / 10)),
+      timeUnit: '1s',
+      preAllocatedVUs: vus,
+      maxVUs: vus,
+      stages: [
+        { target: config.ceiling, duration: seconds(ramp) },
+        { target: config.ceiling, duration: seconds(config.duration - ramp) },
+      ],
+      gracefulStop: '5s',
+    };
+  }
+  return {
+    executor: 'constant-arrival-rate',
+    rate: Math.max(1, Math.round(config.rate)),
+    timeUnit: '1s',
+    duration: seconds(config.duration),
+    preAllocatedVUs: vus,
+    maxVUs: vus,
+    gracefulStop: '5s',
+  };
+}
+
+export const options = {
+  scenarios: { tokens: scenario() },
+  thresholds: {
+    // Errors are real failures here; the runner reports them and the phase fails above the budget.
+    token_errors: [`rate<=${config.maxErrorRate}`],
+  },
+  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'],
+  discardResponseBodies: false,
+  noCookiesReset: false,
+  userAgent: 'pqid-load/k6',
+};
+
+let refreshToken; // per VU: the current link of this VU's rotation chain
+
+export default function () {
+  const params = {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    tags: { name: 'token' },
+  };
+  let body;
+  if (config.grant === 'client_credentials') {
+    params.headers.authorization = `Basic ${encoding.b64encode(`${config.clientId}:${config.secret}`)}`;
+    body = 'grant_type=client_credentials&scope=api';
+  } else {
+    if (refreshToken === undefined) {
+      refreshToken = config.refreshTokens[(exec.vu.idInTest - 1) % config.refreshTokens.length];
+    }
+    body = `grant_type=refresh_token&client_id=${encodeURIComponent(config.clientId)}&refresh_token=${encodeURIComponent(refreshToken)}`;
+  }
+  const res = http.post(config.tokenUrl, body, params);
+  let ok = res.status === 200;
+  if (ok) {
+    try {
+      const json = JSON.parse(res.body);
+      ok = typeof json.access_token === 'string';
+      if (ok && json.access_token.split('.').length === 3) jwtAccessTokens.add(1);
+      if (json.refresh_token) refreshToken = json.refresh_token;
+    } catch (_e) {
+      ok = false;
+    }
+  }
+  tokenErrors.add(!ok);
+  if (ok) {
+    tokensOk.add(1);
+    tokenLatency.add(res.timings.duration);
+    tokenBytes.add(res.body.length);
+  }
+}
+
+export function handleSummary(data) {
+  return { [config.summaryFile]: JSON.stringify(data) };
+}

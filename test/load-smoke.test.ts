@@ -1,0 +1,182 @@
+/**
+ * The load suite's smoke run (issue 6): `node load/run.mjs all --smoke` against a fresh IdP and
+ * node-oidc-provider, then checks that the report exists, its numbers parse, and the size
+ * findings are what the transport limits say they must be. Needs k6 (load/bin/k6 from
+ * `bash load/scripts/install-k6.sh`, or on PATH): without it the test is skipped locally, and
+ * fails in CI (CI=true), where .ci/run installs it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+function findK6(): string | undefined {
+  if (process.env.K6 && existsSync(process.env.K6)) return process.env.K6;
+  const local = join(repo, 'load', 'bin', 'k6');
+  if (existsSync(local)) return local;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, 'k6'))) return join(dir, 'k6');
+  }
+  return undefined;
+}
+
+const k6 = findK6();
+const skip = k6 === undefined && !process.env.CI;
+if (skip) {
+  console.warn(
+    'load-smoke: SKIPPED — k6 is not installed (run `bash load/scripts/install-k6.sh`); in CI this test fails instead',
+  );
+}
+
+interface SizeRow {
+  alg: string;
+  profile: string;
+  source: string;
+  idToken: number;
+  setCookie: number;
+  authorizationHeader: number;
+  logoutUrl: number;
+  dpopHeader?: number;
+  fitsCookie: boolean;
+  fitsHeaderLine: boolean;
+  dpopFitsHeaderLine?: boolean;
+  bearerAcceptedByIdp?: boolean;
+}
+interface CapacityRow {
+  target: string;
+  grant: string;
+  alg: string;
+  peakTokensPerSecond: number;
+  p99: number;
+  errorRate: number;
+  jwt: boolean;
+  cpuMsPerToken: number;
+  tokensPerCoreSecond: number;
+  retained: number;
+  infraMultiplier: number;
+  costPerMillion: number;
+}
+interface Results {
+  meta: { mode: string; algs: string[]; elapsedSeconds: number };
+  sizes: { rows: SizeRow[]; jwksLive: number };
+  capacity: CapacityRow[];
+  placement: {
+    regimes: { regime: string; measured: boolean; tokensPerCoreSecond: number; retained: number }[];
+  };
+  login: { flows: number; errorRate: number; perAlg: { alg: string; flows: number; flowP50: number }[] };
+  tls: {
+    rounds: { group: string; handshakes: number; handshakesPerSecond: number }[];
+    negotiated: Record<string, string>;
+  };
+}
+
+describe.skipIf(skip)('load suite smoke run (k6)', () => {
+  // Created by the runner (--out), so a skipped suite leaves nothing behind.
+  const out = join(tmpdir(), `pqid-load-smoke-${process.pid}-${Date.now()}`);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  let results: Results;
+
+  it('runs every scenario and writes the report', () => {
+    expect(
+      k6,
+      'k6 is missing: .ci/run must run `bash load/scripts/install-k6.sh` before the tests',
+    ).toBeDefined();
+    const run = spawnSync(process.execPath, [join(repo, 'load', 'run.mjs'), 'all', '--smoke', '--out', out], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 420_000,
+      env: { ...process.env, ...(k6 ? { K6: k6 } : {}) },
+    });
+    if (run.status !== 0) throw new Error(`load run failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+    for (const f of [
+      'report.md',
+      'report.html',
+      'results.json',
+      'throughput.svg',
+      'size-cookie.svg',
+      'placement.svg',
+    ])
+      expect(existsSync(join(out, f)), f).toBe(true);
+    results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
+    expect(results.meta.mode).toBe('smoke');
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/## Throughput and capacity/);
+    expect(md).toMatch(/## Sizes/);
+    expect(md).toMatch(/## Placement study/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<svg[\s\S]*<\/svg>/);
+  }, 450_000);
+
+  it('has parseable throughput and capacity numbers for every algorithm', () => {
+    const pqid = results.capacity.filter((r) => r.target === 'pqid');
+    for (const alg of results.meta.algs) {
+      for (const grant of ['client_credentials', 'refresh_token']) {
+        const r = pqid.find((x) => x.alg === alg && x.grant === grant);
+        expect(r, `${alg} ${grant}`).toBeDefined();
+        if (!r) continue;
+        expect(r.peakTokensPerSecond, `${alg} ${grant} tokens/s`).toBeGreaterThan(0);
+        expect(Number.isFinite(r.p99), `${alg} ${grant} p99`).toBe(true);
+        expect(r.tokensPerCoreSecond, `${alg} ${grant} tokens/core-s`).toBeGreaterThan(0);
+        expect(Number.isFinite(r.costPerMillion)).toBe(true);
+        expect(r.errorRate, `${alg} ${grant} errors`).toBeLessThanOrEqual(0.01);
+        expect(r.jwt, `${alg} ${grant} JWT access tokens`).toBe(true);
+      }
+    }
+    const es = pqid.find((r) => r.alg === 'ES256' && r.grant === 'refresh_token');
+    expect(es?.retained).toBe(1);
+    // node-oidc-provider ran the same k6 script.
+    const op = results.capacity.filter((r) => r.target === 'oidc-provider');
+    expect(op.map((r) => r.alg).sort()).toEqual(['ES256', 'ML-DSA-65']);
+    for (const r of op) expect(r.tokensPerCoreSecond).toBeGreaterThan(0);
+  });
+
+  it('models the placement regimes: a slow signer on the hot path collapses capacity', () => {
+    const regime = (name: string) => results.placement.regimes.find((r) => r.regime === name);
+    const hot = regime('SLH-DSA-128s hot path');
+    const cold = regime('ML-DSA-65 hot + SLH-DSA-128s cold path');
+    expect(hot?.measured).toBe(false);
+    expect(hot && cold && cold.tokensPerCoreSecond / hot.tokensPerCoreSecond).toBeGreaterThan(20);
+  });
+
+  it('measures sizes against the real transport limits', () => {
+    const row = (alg: string, profile: string) => {
+      const r = results.sizes.rows.find((x) => x.alg === alg && x.profile === profile);
+      if (!r) throw new Error(`no size row for ${alg}/${profile}`);
+      return r;
+    };
+    for (const r of results.sizes.rows) {
+      for (const n of [r.idToken, r.setCookie, r.authorizationHeader, r.logoutUrl])
+        expect(n).toBeGreaterThan(0);
+    }
+    // One 4096-byte cookie holds an ML-DSA-44 ID token (minimal and typical claims), never an ML-DSA-65 one.
+    expect(row('ML-DSA-44', 'minimal').fitsCookie).toBe(true);
+    expect(row('ML-DSA-44', 'typical').fitsCookie).toBe(true);
+    expect(row('ML-DSA-44', 'typical').setCookie).toBeLessThanOrEqual(4096);
+    for (const profile of ['minimal', 'typical', 'rich']) {
+      expect(row('ML-DSA-65', profile).fitsCookie).toBe(false);
+      expect(row('ML-DSA-87', profile).fitsCookie).toBe(false);
+      expect(row('ES256', profile).fitsCookie).toBe(true);
+    }
+    // DPoP proofs carry the client's public key: ML-DSA-44 fits an 8190-byte header line, ML-DSA-87 does not.
+    expect(row('ML-DSA-44', 'minimal').dpopFitsHeaderLine).toBe(true);
+    expect(row('ML-DSA-87', 'minimal').dpopFitsHeaderLine).toBe(false);
+    // Every IdP-issued JWT access token still passes Node's 16 KiB header limit at /userinfo.
+    for (const r of results.sizes.rows.filter((x) => x.source === 'idp'))
+      expect(r.bearerAcceptedByIdp, r.alg).toBe(true);
+    expect(results.sizes.jwksLive).toBeGreaterThan(0);
+  });
+
+  it('runs the login flow for every algorithm and both TLS key exchanges', () => {
+    expect(results.login.flows).toBeGreaterThan(0);
+    expect(results.login.errorRate).toBeLessThanOrEqual(0.05);
+    for (const r of results.login.perAlg) expect(r.flows, r.alg).toBeGreaterThan(0);
+    const groups = results.tls.rounds.map((r) => r.group);
+    expect(groups).toContain('X25519MLKEM768');
+    expect(groups).toContain('X25519');
+    for (const r of results.tls.rounds) expect(r.handshakesPerSecond, r.group).toBeGreaterThan(0);
+    expect(results.tls.negotiated.X25519MLKEM768).toBe('X25519MLKEM768');
+  });
+});
