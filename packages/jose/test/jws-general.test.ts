@@ -7,7 +7,6 @@ import {
   generateKeyPair,
   importJWK,
   type Jwk,
-  PqidError,
   type PrivateKey,
   type PublicKey,
   registry,

@@ -7,7 +7,6 @@ import {
   importJWK,
   type Jwk,
   JwtClaimValidationFailed,
-  PqidError,
   type PrivateKey,
   type PublicKey,
   signCompact,

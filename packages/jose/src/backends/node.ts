@@ -91,14 +91,14 @@ export const nodeBackend: MlDsaBackend = {
   prepareSecret(alg, secret) {
     return crypto.createPrivateKey({ key: Buffer.from(pkcs8(alg, secret)), format: 'der', type: 'pkcs8' });
   },
-  sign(alg, prepared, message, { context }) {
+  sign(_alg, prepared, message, { context }) {
     return new Promise((resolve, reject) =>
       crypto.sign(null, message, withContext(prepared as KeyObject, context), (err, sig) =>
         err ? reject(err) : resolve(new Uint8Array(sig.buffer, sig.byteOffset, sig.byteLength)),
       ),
     );
   },
-  signSync(alg, prepared, message, { context }) {
+  signSync(_alg, prepared, message, { context }) {
     return new Uint8Array(crypto.sign(null, message, withContext(prepared as KeyObject, context)));
   },
   verifySync(alg, publicKey, message, signature, context) {
