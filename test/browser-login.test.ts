@@ -126,9 +126,9 @@ describe.skipIf(!haveChromium && !process.env.CI)('browser login through the exa
       await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
       // Consent, when the IdP asks for it.
       const allow = page.locator('button[name="decision"][value="allow"]');
+      // A string expression: it runs in the page, where location and document exist.
       await page.waitForFunction(
-        (rpOrigin) => location.origin === rpOrigin || !!document.querySelector('button[name="decision"]'),
-        new URL(rp.url).origin,
+        `location.origin === ${JSON.stringify(new URL(rp.url).origin)} || !!document.querySelector('button[name="decision"]')`,
       );
       if ((await allow.count()) > 0) await allow.click();
 

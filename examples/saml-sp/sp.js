@@ -6,7 +6,7 @@
  */
 
 import { Strategy } from '@node-saml/passport-saml';
-import { installNodeSamlIntegration } from '@pqid/xmldsig';
+import { decodeSamlMessage, installNodeSamlIntegration, recommendedNodeSamlOptions } from '@pqid/xmldsig';
 import express from 'express';
 import session from 'express-session';
 import passportPkg from 'passport';
@@ -36,33 +36,42 @@ export function createSp(o) {
   const integration =
     o.pq === false ? undefined : installNodeSamlIntegration({ trustedCertificates: [o.idpCert] });
   const passport = new passportPkg.Passport();
-  const strategy = new Strategy(
-    {
-      callbackUrl: `${o.baseUrl}/saml/acs`,
-      logoutCallbackUrl: `${o.baseUrl}/saml/slo`,
-      entryPoint: o.idpSsoUrl,
-      logoutUrl: o.idpSloUrl,
-      issuer: o.entityId,
-      audience: o.entityId,
-      idpIssuer: o.idpEntityId,
+  const options = {
+    // The protocol checks node-saml leaves off by default: both signatures required,
+    // validateInResponseTo 'always' (no replays, no unsolicited Responses), an explicit
+    // audience, the IdP Issuer, clock skew, SHA-256 for our own request signatures.
+    ...recommendedNodeSamlOptions({
       idpCert: o.idpCert,
-      identifierFormat: NAMEID_PERSISTENT,
-      wantAuthnResponseSigned: true,
-      wantAssertionsSigned: true,
-      disableRequestedAuthnContext: true,
+      idpIssuer: o.idpEntityId,
+      issuer: o.entityId,
+      callbackUrl: `${o.baseUrl}/saml/acs`,
       acceptedClockSkewMs: 5000,
-      ...(o.requestSigning
-        ? {
-            privateKey: o.requestSigning.privateKey,
-            publicCert: o.requestSigning.certificate,
-            signatureAlgorithm: 'sha256',
-          }
-        : {}),
-    },
+    }),
+    logoutCallbackUrl: `${o.baseUrl}/saml/slo`,
+    entryPoint: o.idpSsoUrl,
+    logoutUrl: o.idpSloUrl,
+    identifierFormat: NAMEID_PERSISTENT,
+    disableRequestedAuthnContext: true,
+    ...(o.requestSigning
+      ? { privateKey: o.requestSigning.privateKey, publicCert: o.requestSigning.certificate }
+      : {}),
+  };
+  const strategy = new Strategy(
+    options,
+    (profile, done) => done(null, profile),
+    (profile, done) => done(null, profile),
+  );
+  // node-saml 5.1 reads InResponseTo over HTTP-POST only from a samlp:Response, so with 'always'
+  // it refuses every LogoutResponse. The SLO endpoint gets its own instance without that check;
+  // samlMessageGuard below lets only LogoutResponse/LogoutRequest reach it, so a login Response
+  // cannot use it to skip the InResponseTo check.
+  const sloStrategy = new Strategy(
+    { ...options, validateInResponseTo: 'never' },
     (profile, done) => done(null, profile),
     (profile, done) => done(null, profile),
   );
   passport.use('saml', strategy);
+  passport.use('saml-slo', sloStrategy);
   passport.serializeUser((user, done) => done(null, user));
   passport.deserializeUser((user, done) => done(null, user));
 
@@ -80,6 +89,16 @@ export function createSp(o) {
   app.use(passport.session());
   // ML-DSA-87 responses with both signatures are ~30 KB once base64-encoded in the form.
   app.use(express.urlencoded({ extended: false, limit: '256kb' }));
+  // node-saml decodes any base64 leniently and has no size cap: refuse malformed or oversized
+  // messages (over 128 KiB of XML), or the wrong kind for the endpoint, with a clear 400 first.
+  const samlMessageGuard = (accept) => (req, res, next) => {
+    try {
+      decodeSamlMessage(req.body?.SAMLResponse ?? req.body?.SAMLRequest, { binding: 'post', accept });
+      next();
+    } catch (e) {
+      res.status(400).type('text').send(`SAML message refused: ${e.message}`);
+    }
+  };
 
   app.get('/', (req, res) => {
     const u = req.user;
@@ -96,6 +115,7 @@ export function createSp(o) {
   app.get('/login', passport.authenticate('saml', { failureRedirect: '/', failureMessage: true }));
   app.post(
     '/saml/acs',
+    samlMessageGuard(['Response']),
     passport.authenticate('saml', { failureRedirect: '/error', failureMessage: true }),
     (_req, res) => res.redirect('/'),
   );
@@ -107,8 +127,11 @@ export function createSp(o) {
     });
   });
   // The IdP's signed LogoutResponse (HTTP-POST): passport-saml verifies it and passes on.
-  app.post('/saml/slo', passport.authenticate('saml', { failureRedirect: '/error' }), (_req, res) =>
-    res.redirect('/?logged_out=1'),
+  app.post(
+    '/saml/slo',
+    samlMessageGuard(['LogoutResponse', 'LogoutRequest']),
+    passport.authenticate('saml-slo', { failureRedirect: '/error' }),
+    (_req, res) => res.redirect('/?logged_out=1'),
   );
   app.get('/saml/metadata', (_req, res) =>
     res
@@ -121,6 +144,14 @@ export function createSp(o) {
       .type('text')
       .send(`SAML login failed: ${(req.session?.messages ?? []).join('; ')}`),
   );
+  // node-saml's refusals (replay, expiry, audience, signature, …) arrive as errors: a 401 that
+  // says why, not express's 500 page with a stack trace.
+  app.use((err, _req, res, _next) => {
+    res
+      .status(err.status === 413 ? 413 : 401)
+      .type('text')
+      .send(`SAML login failed: ${err.message}`);
+  });
   return { app, strategy, close: () => integration?.uninstall() };
 }
 

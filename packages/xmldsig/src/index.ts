@@ -26,6 +26,15 @@ export {
   verifySamlResponse,
 } from './saml.ts';
 export { type SignXmlOptions, signXml, signXmlAsync } from './sign.ts';
+export {
+  DEFAULT_MAX_SAML_MESSAGE_BYTES,
+  type DecodeSamlMessageOptions,
+  decodeSamlMessage,
+  type NodeSamlCacheProvider,
+  type RecommendedNodeSamlOptions,
+  type RecommendedNodeSamlOptionsInput,
+  recommendedNodeSamlOptions,
+} from './sp-policy.ts';
 export * from './uris.ts';
 export { type VerifiedXml, type VerifyXmlOptions, verifyXml } from './verify.ts';
 export {
