@@ -1,21 +1,72 @@
 #!/usr/bin/env node
+/** `npm start`: load configuration, start the provider, print how to use it. */
+import { backends, preferredBackend } from '@pqid/jose';
 import { createIdp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-/** `npm start`: load configuration, start the provider, print how to use it. */
 import { redactDatabaseUrl } from './storage/pg-url.ts';
+
+/** How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections. */
+const DRAIN_TIMEOUT_MS = Number(process.env.PQID_DRAIN_TIMEOUT_MS) || 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...(process.argv[2] ? { file: process.argv[2] } : {}) });
+  // The fallback to another ML-DSA backend is reported once, as a structured log line below,
+  // instead of @pqid/jose's process warning.
+  process.env.PQID_QUIET ??= '1';
   const idp = await createIdp(config, { warn: (m) => console.warn(`warning: ${m}`) });
+  const log = idp.app.log;
+  const native = backends().find((b) => b.name === 'native');
+  if (native && !native.available) {
+    let using = 'none';
+    try {
+      using = preferredBackend();
+    } catch {
+      // no backend at all: ML-DSA algorithms are simply not offered
+    }
+    log.warn(
+      { mldsaBackend: using, native: { available: false, reason: native.reason } },
+      `native ML-DSA backend unavailable, using ${using}`,
+    );
+  }
+
+  // Graceful shutdown: stop accepting (the listening socket closes at once, so new connections
+  // are refused), let in-flight requests finish, close keep-alive connections as soon as they are
+  // idle, close storage, exit 0. After DRAIN_TIMEOUT_MS the remaining connections are cut; a
+  // second signal exits at once.
+  let stopping = false;
   const shutdown = (signal: string) => {
-    idp.app.log.info({ signal }, 'shutting down');
+    if (stopping) {
+      log.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal, drainTimeoutMs: DRAIN_TIMEOUT_MS }, 'shutting down: draining in-flight requests');
+    const server = idp.app.server;
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const force = setTimeout(() => {
+      log.warn('drain timeout: closing the remaining connections');
+      server.closeAllConnections();
+    }, DRAIN_TIMEOUT_MS);
+    const hard = setTimeout(() => {
+      log.error('shutdown did not finish: exiting');
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS + 5_000);
+    hard.unref();
     idp.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        clearInterval(idle);
+        clearTimeout(force);
+        log.info('shut down');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
     );
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
   await idp.app.listen({ port: config.port, host: config.host });
 
   const keys = idp.ctx.keys.list();

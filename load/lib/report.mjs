@@ -122,7 +122,8 @@ export function placementModel(results, capacity) {
   return { grant, signsPerToken, restMs: rest, coldSignsPerHour, operatingRate: rate, regimes };
 }
 
-async function svg(vlSpec) {
+/** A vega-lite spec rendered to an SVG string (vega in Node, no browser); also used by load/faults.mjs. */
+export async function svg(vlSpec) {
   const spec = compile({
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     config: {
