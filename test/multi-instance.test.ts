@@ -1,15 +1,22 @@
 /**
  * Several IdP instances over one PostgreSQL database share everything through it: codes,
- * refresh tokens, sessions and clients. Two `createIdp` instances on one schema stand for two
+ * refresh tokens, sessions, clients, signing keys (re-read every keys.refreshInterval), the
+ * SAML replay cache and seen private_key_jwt `jti`s (atomic insert-if-absent). Two `createIdp` instances on one schema stand for two
  * processes behind a load balancer (requests go through fastify inject). Skipped without
  * PQID_TEST_DATABASE_URL locally; required in CI.
  */
-import { createLocalJWKSet, verifyJwt } from '@pqid/jose';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLocalJWKSet, generateKeyPair, type Jwk, signJwt, verifyJwt } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
+import type { LoadConfigOptions } from '../idp/src/config.ts';
+import { JWT_BEARER } from '../idp/src/oidc/client-auth.ts';
+import { SamlCertificates } from '../idp/src/saml/certificates.ts';
+import { registerSamlSp } from '../idp/src/saml/sps.ts';
 import { StorageUnavailable } from '../idp/src/storage/errors.ts';
-import { basicAuth, DEMO_REDIRECT, KEK, pkce, tempDir, testConfig } from '../idp/test/helpers.ts';
+import { basicAuth, DEMO_REDIRECT, form, KEK, pkce, tempDir, testConfig } from '../idp/test/helpers.ts';
+import { authnRequestXml, redirectParam, reqId, SP_ACS, SP_ENTITY } from '../idp/test/saml-helpers.ts';
 import {
   type DbProxy,
   dbProxy,
@@ -25,10 +32,39 @@ const demoAuth = basicAuth('demo-client', 'demo-secret');
 const schemas: string[] = [];
 const cleanups: Array<() => void> = [];
 
-async function startInstance(databaseUrl: string): Promise<Idp> {
+async function startInstance(
+  databaseUrl: string,
+  overrides: LoadConfigOptions['overrides'] = {},
+): Promise<Idp> {
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
-  return createIdp(testConfig(dir, { databaseUrl }), { env: { PQID_KEK: KEK }, warn: () => {} });
+  return createIdp(testConfig(dir, { databaseUrl, ...overrides }), {
+    env: { PQID_KEK: KEK },
+    warn: () => {},
+  });
+}
+
+/** A fresh schema of the test database (dropped after the file). */
+function freshUrl(prefix: string): string {
+  const schema = uniqueSchema(prefix);
+  schemas.push(schema);
+  return urlWithSchema(schema);
+}
+
+const kidOf = (jwt: string): string =>
+  JSON.parse(Buffer.from(jwt.split('.')[0] as string, 'base64url').toString()).kid as string;
+
+const jwksKids = async (app: FastifyInstance): Promise<string[]> =>
+  ((await app.inject('/jwks')).json().keys as Jwk[]).map((k) => String(k.kid)).sort();
+
+/** Poll until `check` holds; returns the milliseconds it took (fails after `limitMs`). */
+async function eventually(check: () => Promise<boolean>, limitMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await check())) {
+    if (performance.now() - started > limitMs) throw new Error(`not within ${limitMs} ms`);
+    await sleep(50);
+  }
+  return performance.now() - started;
 }
 
 function tokenRequest(app: FastifyInstance, data: Record<string, string>, authorization = demoAuth) {
@@ -226,8 +262,6 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
       token_endpoint_auth_method: 'client_secret_basic',
       redirect_uris: [redirect],
       grant_types: ['authorization_code', 'client_credentials'],
-      // The algorithm both instances already hold a key for: a key generated at A for a new
-      // algorithm is not yet picked up by B without a restart (key propagation is open).
       id_token_signed_response_alg: 'ML-DSA-65',
     });
     const auth = basicAuth('rp-multi', clientSecret ?? 'rp-multi-secret');
@@ -263,7 +297,204 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
     expect(location.searchParams.get('code')).toBeTypeOf('string');
   });
 
-  it.todo('uses a key rotated at A on B without a restart (key rotation propagation, open)');
+  it('signs at B with the key A generated for a new algorithm, before B re-reads the store', async () => {
+    const redirect = 'https://rp44.example/cb';
+    await registerClient(a.ctx, {
+      client_id: 'rp-44',
+      client_secret: 'rp-44-secret',
+      token_endpoint_auth_method: 'client_secret_basic',
+      redirect_uris: [redirect],
+      grant_types: ['authorization_code'],
+      id_token_signed_response_alg: 'ML-DSA-44',
+    });
+    const fromA = a.ctx.keys.list().filter((k) => k.alg === 'ML-DSA-44');
+    expect(fromA).toHaveLength(1);
+    // B has no ML-DSA-44 key in memory (its re-read interval is 60 s here): it takes the
+    // generation lock, re-reads the store and finds A's key instead of making a second one.
+    expect(b.ctx.keys.list().some((k) => k.alg === 'ML-DSA-44')).toBe(false);
+    const { code, verifier } = await codeAt(b.app, 'rp-44', redirect);
+    const r = await tokenRequest(
+      b.app,
+      { grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier },
+      basicAuth('rp-44', 'rp-44-secret'),
+    );
+    expect(r.statusCode, r.body).toBe(200);
+    expect(kidOf(r.json().id_token)).toBe(fromA[0]?.kid);
+    const stored = (await a.ctx.storage.adapter('SigningKey').list()).filter(
+      (k) => k.payload.alg === 'ML-DSA-44',
+    );
+    expect(stored).toHaveLength(1);
+  });
+
+  it('refuses at B a SAML AuthnRequest ID already accepted by A (shared replay cache)', async () => {
+    await registerSamlSp(a.ctx, { entityId: SP_ENTITY, acsUrls: [SP_ACS], signatureAlgorithm: 'ML-DSA-65' });
+    const sso = (id: string) =>
+      `/saml/sso?SAMLRequest=${encodeURIComponent(redirectParam(authnRequestXml({ id })))}`;
+    const replayed = (r: { statusCode: number; body: string }) =>
+      r.statusCode === 400 && r.body.includes('<code>replay</code>');
+    const id = reqId();
+    const first = await a.app.inject(sso(id));
+    // Accepted: parked for the login page.
+    expect(first.statusCode, first.body).toBe(303);
+    expect(replayed(await b.app.inject(sso(id)))).toBe(true);
+    expect(replayed(await a.app.inject(sso(id)))).toBe(true);
+    // The same request sent to both at once: exactly one is accepted.
+    for (let round = 0; round < 5; round++) {
+      const raced = reqId();
+      const results = await Promise.all([a.app.inject(sso(raced)), b.app.inject(sso(raced))]);
+      expect(results.map((r) => r.statusCode).sort()).toEqual([303, 400]);
+      expect(results.filter(replayed)).toHaveLength(1);
+    }
+  });
+
+  it('accepts a private_key_jwt assertion once when A and B race for it (jti single use)', async () => {
+    const key = await generateKeyPair('ML-DSA-65');
+    await registerClient(a.ctx, {
+      client_id: 'pkjwt-multi',
+      redirect_uris: ['https://rp.example/cb'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_signing_alg: 'ML-DSA-65',
+      grant_types: ['client_credentials'],
+      jwks: { keys: [key.publicJwk] },
+    });
+    const assertion = (jti: string) =>
+      signJwt({}, key.privateJwk, {
+        issuer: 'pkjwt-multi',
+        subject: 'pkjwt-multi',
+        audience: `${ISSUER}/token`,
+        expiresIn: 60,
+        jti,
+      });
+    const token = (app: FastifyInstance, clientAssertion: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/token',
+        ...form({
+          grant_type: 'client_credentials',
+          client_assertion_type: JWT_BEARER,
+          client_assertion: clientAssertion,
+        }),
+      });
+    for (let round = 0; round < 6; round++) {
+      const jwt = await assertion(`multi-${round}`);
+      // Several copies on each instance at once.
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => token(i % 2 ? b.app : a.app, jwt)),
+      );
+      const ok = results.filter((r) => r.statusCode === 200);
+      expect(ok, results.map((r) => r.body).join('\n')).toHaveLength(1);
+      for (const r of results.filter((x) => x.statusCode !== 200)) {
+        expect(r.statusCode).toBe(401);
+        expect(r.json().error).toBe('invalid_client');
+      }
+      // And later, at either instance: still refused.
+      expect((await token(round % 2 ? a.app : b.app, jwt)).statusCode).toBe(401);
+    }
+  });
+});
+
+describe.skipIf(!PG_URL)('key rotation across instances', () => {
+  const REFRESH = 1;
+  const PREPUBLISH = 3;
+  let a: Idp;
+  let b: Idp;
+
+  beforeAll(async () => {
+    const url = freshUrl('pqid_rot');
+    const keys = { refreshInterval: REFRESH, prepublish: PREPUBLISH };
+    a = await startInstance(url, { keys });
+    b = await startInstance(url, { keys });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  /** The kid of an ID token issued by `app` (a login and a code redemption there). */
+  async function idTokenKid(app: FastifyInstance): Promise<string> {
+    const { code, verifier } = await codeAt(app);
+    const r = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: DEMO_REDIRECT,
+      code_verifier: verifier,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return kidOf(r.json().id_token);
+  }
+
+  it('publishes at B, within keys.refreshInterval, a key rotated in at A; B signs with it once active', async () => {
+    const before = await idTokenKid(b.app);
+    const [next] = await a.ctx.keys.rotate('ML-DSA-65');
+    expect(next?.status).toBe('next');
+    const kid = next?.kid as string;
+    expect(await jwksKids(a.app)).toContain(kid);
+    // B learns of it by re-reading the store, without a restart: bounded by refreshInterval.
+    const seenAfter = await eventually(async () => (await jwksKids(b.app)).includes(kid), 3000);
+    expect(seenAfter).toBeLessThan(REFRESH * 1000 + 1000);
+    expect(await jwksKids(b.app)).toEqual(await jwksKids(a.app));
+    // Published, not yet signing (prepublish): both still sign with the current key.
+    expect(await idTokenKid(b.app)).toBe(before);
+    // Once activateAt has passed, both sign with the new key; the old one stays published.
+    await sleep(Math.max(0, ((next?.activateAt as number) + 1) * 1000 - Date.now()));
+    expect(await idTokenKid(b.app)).toBe(kid);
+    expect(await idTokenKid(a.app)).toBe(kid);
+    expect(await jwksKids(b.app)).toContain(before);
+  });
+
+  it('signs at B with a key activated at once at A (pqid keys rotate --now) within the bound', async () => {
+    const [now] = await a.ctx.keys.rotate('ML-DSA-65', { immediate: true });
+    expect(now?.status).toBe('active');
+    const kid = now?.kid as string;
+    expect(await idTokenKid(a.app)).toBe(kid);
+    const took = await eventually(async () => (await jwksKids(b.app)).includes(kid), 3000);
+    expect(took).toBeLessThan(REFRESH * 1000 + 1000);
+    expect(await idTokenKid(b.app)).toBe(kid);
+  });
+});
+
+describe.skipIf(!PG_URL)('instances starting together on an empty database', () => {
+  const started: Idp[] = [];
+  afterAll(async () => {
+    for (const i of started.splice(0)) await i.close();
+  });
+
+  it('end up with one set of signing keys, one demo user and client, one pairwise salt', async () => {
+    for (let round = 0; round < 3; round++) {
+      const url = freshUrl('pqid_race');
+      const instances = await Promise.all([startInstance(url), startInstance(url), startInstance(url)]);
+      started.push(...instances);
+      const [a, b, c] = instances as [Idp, Idp, Idp];
+      // Every algorithm has exactly one key, created by one instance, and all agree on it.
+      const byKid = (i: Idp) => i.ctx.keys.list().sort((x, y) => x.kid.localeCompare(y.kid));
+      const keys = byKid(a);
+      const algs = keys.map((k) => k.alg);
+      expect(new Set(algs).size).toBe(algs.length);
+      expect(keys.every((k) => k.status === 'active')).toBe(true);
+      const stored = await a.ctx.storage.adapter('SigningKey').list();
+      expect(stored.map((r) => r.id).sort()).toEqual(keys.map((k) => k.kid).sort());
+      const created = instances.flatMap((i) => i.createdKeys);
+      // No key is reported as created by two instances (SAML keys are made by the SAML routes).
+      expect(new Set(created).size).toBe(created.length);
+      for (const kid of created) expect(keys.map((k) => k.kid)).toContain(kid);
+      for (const other of [b, c]) {
+        expect(await jwksKids(other.app)).toEqual(await jwksKids(a.app));
+        expect(byKid(other)).toEqual(keys);
+      }
+      // The demo user and client once.
+      const accounts = await a.ctx.storage.adapter('Account').list();
+      expect(accounts.filter((r) => r.payload.uid === 'demo')).toHaveLength(1);
+      expect(instances.filter((i) => i.seed.createdUser)).toHaveLength(1);
+      expect(instances.filter((i) => i.seed.createdClient)).toHaveLength(1);
+      expect((await a.ctx.storage.adapter('Client').list()).map((r) => r.id)).toEqual(['demo-client']);
+      // Tokens issued at one verify with the keys published by another.
+      const cc = await tokenRequest(c.app, { grant_type: 'client_credentials' });
+      expect(cc.statusCode, cc.body).toBe(200);
+      // SAML: the first pairwise-NameID salt made wins on every instance.
+      const salts = await Promise.all(instances.map((i) => new SamlCertificates(i.ctx).pairwiseSalt()));
+      expect(salts.map((x) => x.toString('hex'))).toEqual(Array(3).fill(salts[0]?.toString('hex')));
+    }
+  });
 });
 
 describe.skipIf(!PG_URL)('PostgreSQL outage', () => {

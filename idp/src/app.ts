@@ -52,7 +52,7 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     const keyStore = storage.adapter('SigningKey');
     const haveKeys = (await keyStore.list()).length > 0;
     const kek = loadKek({ env, dataDir: config.dataDir, haveKeys, warn });
-    const keys = keyManagerFromConfig(keyStore, kek, config);
+    const keys = keyManagerFromConfig(keyStore, kek, config, storage.adapter('Lock'));
     await keys.load();
     const ctx: IdpContext = {
       config,

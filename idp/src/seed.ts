@@ -1,6 +1,7 @@
 /** First-start seeding: the demo user and client, only when absent, so restarts keep them as they are. */
 import type { Client } from './clients/clients.ts';
 import type { IdpContext } from './context.ts';
+import { withLock } from './storage/lock.ts';
 
 export interface SeedResult {
   createdUser: boolean;
@@ -11,6 +12,12 @@ export interface SeedResult {
 export async function seedDemo(ctx: IdpContext): Promise<SeedResult> {
   const demo = ctx.config.demo;
   if (!demo.enabled) return { createdUser: false, createdClient: false };
+  // Instances starting together on an empty shared database: one seeds, the others find it.
+  return withLock(ctx.storage.adapter('Lock'), 'seed:demo', () => seed(ctx));
+}
+
+async function seed(ctx: IdpContext): Promise<SeedResult> {
+  const demo = ctx.config.demo;
   let createdUser = false;
   if (!(await ctx.accounts.findByUsername(demo.username))) {
     await ctx.accounts.create({

@@ -14,6 +14,7 @@ import { logoutRoutes } from './oidc/logout.ts';
 import { tokenRoutes } from './oidc/token.ts';
 import { userinfoRoutes } from './oidc/userinfo.ts';
 import { samlRoutes } from './saml/routes.ts';
+import { applySecurityHeaders, securityHeaders } from './security/headers.ts';
 
 export interface ServerOptions {
   /** Where logs go instead of stdout (tests). */
@@ -28,9 +29,25 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
     // Unknown parameters are ignored rather than rejected, as OAuth requires.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Malformed or over-long paths are refused by the router before any hook or handler: answer
+    // them like every other error (an OAuth body with the security headers), not fastify's default.
+    frameworkErrors: (err, _req, reply) => {
+      applySecurityHeaders(reply, { issuer: ctx.config.issuer });
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return sendOAuthError(
+        reply,
+        new OAuthError(
+          'invalid_request',
+          tooLong ? 'a path segment is too long' : 'malformed URL',
+          tooLong ? 414 : 400,
+        ),
+      );
+    },
   });
   await app.register(cookie);
   await app.register(formbody);
+  // First, so every response gets them: routes, error and not-found handlers, /metrics, /healthz.
+  await app.register(securityHeaders, { issuer: ctx.config.issuer });
   app.setErrorHandler(jsonErrorHandler);
   app.setNotFoundHandler((_req, reply) =>
     sendOAuthError(reply, new OAuthError('not_found', 'no such endpoint', 404)),

@@ -190,6 +190,50 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
       }
     });
 
+    it('inserts if absent: a live record (consumed or not) blocks, an expired one does not', async () => {
+      const seen = storage.adapter('ClientAssertion');
+      expect(await seen.insertIfAbsent('j1', { clientId: 'c', consumed: 7 }, 60)).toBe(true);
+      // `consumed` is the store's to set, never the caller's.
+      expect(await seen.find('j1')).toEqual({ clientId: 'c' });
+      expect(await seen.insertIfAbsent('j1', { clientId: 'other' }, 60)).toBe(false);
+      expect(await seen.find('j1')).toEqual({ clientId: 'c' });
+      expect(await seen.consume('j1')).toBe(true);
+      expect(await seen.insertIfAbsent('j1', { clientId: 'other' }, 60)).toBe(false);
+      // Never expiring, then gone.
+      expect(await seen.insertIfAbsent('forever', { v: 1 })).toBe(true);
+      expect(await seen.insertIfAbsent('forever', { v: 2 })).toBe(false);
+      await seen.destroy('forever');
+      expect(await seen.insertIfAbsent('forever', { v: 3 }, 60)).toBe(true);
+      expect(await seen.find('forever')).toEqual({ v: 3 });
+      // An expired record is replaced, and the replacement starts unconsumed.
+      await seen.upsert('old', { v: 'old', uid: 'u-old' }, 0);
+      expect(await seen.insertIfAbsent('old', { v: 'new' }, 60)).toBe(true);
+      expect(await seen.find('old')).toEqual({ v: 'new' });
+      expect(await seen.findByUid('u-old')).toBeUndefined();
+      expect(await seen.consume('old')).toBe(true);
+      // Per model: the same id elsewhere is not in the way.
+      expect(await storage.adapter('Lock').insertIfAbsent('j1', { v: 1 }, 60)).toBe(true);
+      // Grant records go through upsert only (revocation).
+      await expect(seen.insertIfAbsent('g', { grantId: 'g1' }, 60)).rejects.toThrow(/grant/);
+    });
+
+    it('inserts if absent exactly once under concurrency, also across instances and over an expired record', async () => {
+      const other = await second();
+      for (let round = 0; round < 6; round++) {
+        const id = `jti-${round}`;
+        // Odd rounds race over an expired record of the same id.
+        if (round % 2) await storage.adapter('ClientAssertion').upsert(id, { stale: true }, 0);
+        const results = await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            (i % 2 ? other : storage).adapter('ClientAssertion').insertIfAbsent(id, { i }, 60),
+          ),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const winner = results.indexOf(true);
+        expect(await other.adapter('ClientAssertion').find(id)).toEqual({ i: winner });
+      }
+    });
+
     it('sees writes of another instance immediately', async () => {
       const other = await second();
       await storage.adapter('Client').upsert('c1', { client_id: 'c1', uid: 'c1' });

@@ -20,6 +20,7 @@ export function keyManagerOptions(config: Config): KeyManagerOptions {
   };
 }
 
-export function keyManagerFromConfig(store: Adapter, kek: Kek, config: Config): KeyManager {
-  return new KeyManager(store, kek, keyManagerOptions(config));
+/** `locks`: the store's `Lock` model, so instances sharing the store agree on first keys. */
+export function keyManagerFromConfig(store: Adapter, kek: Kek, config: Config, locks?: Adapter): KeyManager {
+  return new KeyManager(store, kek, { ...keyManagerOptions(config), ...(locks ? { locks } : {}) });
 }

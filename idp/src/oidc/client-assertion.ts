@@ -28,9 +28,6 @@ function keySetFor(client: Client): Promise<KeySet> | KeySet {
   return set;
 }
 
-/** In-flight jtis: closes the window between the replay check and the store within one process. */
-const inflight = new Set<string>();
-
 export async function verifyClientAssertion(
   ctx: IdpContext,
   client: Client,
@@ -60,15 +57,10 @@ export async function verifyClientAssertion(
   if (typeof jti !== 'string' || jti === '' || jti.length > 256) return false;
   if (exp - now > MAX_LIFETIME) return false;
   const id = createHash('sha256').update(`${client.client_id}\0${jti}`).digest('base64url');
-  if (inflight.has(id)) return false;
-  inflight.add(id);
-  try {
-    const seen = ctx.storage.adapter('ClientAssertion');
-    if (await seen.find(id)) return false;
-    // Kept until it could no longer be accepted anyway (exp + tolerance).
-    await seen.upsert(id, { clientId: client.client_id }, Math.max(1, exp - now + CLOCK_TOLERANCE));
-    return seen.consume(id);
-  } finally {
-    inflight.delete(id);
-  }
+  // One atomic insert in the shared store: of concurrent uses of one assertion, on any number of
+  // instances, exactly one gets here first. Kept until it could no longer be accepted anyway
+  // (exp + tolerance); an expired marker does not block (its assertion is refused above).
+  return ctx.storage
+    .adapter('ClientAssertion')
+    .insertIfAbsent(id, { clientId: client.client_id }, Math.max(1, exp - now + CLOCK_TOLERANCE));
 }

@@ -58,8 +58,11 @@ export class SamlCertificates {
         const hit = (await this.#store.find(id)) as CertificateRecord | undefined;
         if (hit) return hit.pem;
         const rec = await make();
-        await this.#store.upsert(id, rec);
-        return rec.pem;
+        // Another instance may have made its own meanwhile: the first one stored wins everywhere
+        // (one pairwise salt, one certificate per key), never the last.
+        if (await this.#store.insertIfAbsent(id, rec)) return rec.pem;
+        const winner = (await this.#store.find(id)) as CertificateRecord | undefined;
+        return winner?.pem ?? rec.pem;
       })();
       this.#pending.set(id, p);
       p.catch(() => this.#pending.delete(id));

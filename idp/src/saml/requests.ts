@@ -109,13 +109,15 @@ export async function acceptSpRequest(
 
   // Replay: each (issuer, ID) once within the freshness window (plus skew).
   const replayKey = `saml-req:${createHash('sha256').update(issuer).update('\0').update(id).digest('base64url')}`;
-  const seen = ctx.storage.adapter('Interaction');
-  if (await seen.find(replayKey))
+  // One atomic insert in the shared store: exactly one of concurrent uses, on any instance, wins.
+  const fresh = await ctx.storage
+    .adapter('Interaction')
+    .insertIfAbsent(replayKey, { kind: 'saml-request-id' }, cfg.requestMaxAge + 120);
+  if (!fresh)
     throw new SamlRequestError(
       'This request was already used. Go back to the application and start again.',
       'replay',
     );
-  await seen.upsert(replayKey, { kind: 'saml-request-id' }, cfg.requestMaxAge + 120);
 
   return {
     root,

@@ -17,6 +17,8 @@ export type ModelName =
   | 'Consent'
   /** Seen private_key_jwt `jti`s, kept until the assertion expires (replay detection). */
   | 'ClientAssertion'
+  /** Short-lived claims that let one instance do a one-time job (first key, demo seed): storage/lock.ts. */
+  | 'Lock'
   /** Registered SAML service providers, by entityID (saml/sps.ts). */
   | 'SamlServiceProvider'
   /** X.509 certificates of the SAML signing keys by kid, and the pairwise NameID salt (saml/certificates.ts). */
@@ -38,6 +40,13 @@ export interface Adapter {
    * A record whose `grantId` was revoked with `Storage.revokeGrant` is silently not stored.
    */
   upsert(id: string, payload: Payload, expiresIn?: number): Promise<void>;
+  /**
+   * Create only if there is no live record under `id` (an expired one is replaced), atomically:
+   * of concurrent calls for one id, on any number of instances, exactly one returns true. For
+   * one-time markers (a seen `jti`, a SAML request ID, a lock); a consumed record still counts as
+   * present. Records of a grant are refused (use `upsert`, which honours revocation).
+   */
+  insertIfAbsent(id: string, payload: Payload, expiresIn?: number): Promise<boolean>;
   /** The record, or undefined when absent or expired. A consumed record is returned with `consumed`. */
   find(id: string): Promise<Payload | undefined>;
   findByUid(uid: string): Promise<Payload | undefined>;

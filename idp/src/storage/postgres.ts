@@ -13,6 +13,7 @@ import {
   REVOKED_GRANT_RETENTION_SECONDS,
   type Storage,
 } from './adapter.ts';
+import { refuseGrant } from './adapter-checks.ts';
 import { StorageUnavailable, toStorageError } from './errors.ts';
 import { migrate, quoteIdent } from './migrations.ts';
 import { type PostgresSettings, parsePostgresUrl, poolConfig } from './pg-url.ts';
@@ -118,6 +119,23 @@ export class PostgresStorage implements Storage {
           [model, id, JSON.stringify(rest), rest.uid ?? null, expires],
           'upsert',
         );
+      },
+      async insertIfAbsent(id, payload, expiresIn) {
+        const { consumed: _ignored, ...rest } = refuseGrant(payload);
+        // One statement: a concurrent insert of the same id waits for ours and then takes the
+        // DO UPDATE path, whose WHERE (re-checked on the committed row) only replaces an expired
+        // record. RETURNING yields a row exactly when this call created or replaced it.
+        const { rowCount } = await q(
+          `INSERT INTO ${t} AS r (model, id, payload, grant_id, uid, consumed_at, expires_at)
+           VALUES ($1, $2, $3::json, NULL, $4, NULL, now() + make_interval(secs => $5))
+           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = NULL,
+             uid = excluded.uid, consumed_at = NULL, expires_at = excluded.expires_at
+           WHERE r.expires_at IS NOT NULL AND r.expires_at <= now()
+           RETURNING 1`,
+          [model, id, JSON.stringify(rest), rest.uid ?? null, expiresIn === undefined ? null : expiresIn],
+          'insertIfAbsent',
+        );
+        return rowCount === 1;
       },
       async find(id) {
         const { rows } = await q<Row>(

@@ -9,6 +9,7 @@ import {
   REVOKED_GRANT_RETENTION_SECONDS,
   type Storage,
 } from './adapter.ts';
+import { refuseGrant } from './adapter-checks.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -78,6 +79,14 @@ export class SqliteStorage implements Storage {
        ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
          consumed_at = NULL, expires_at = excluded.expires_at`,
     );
+    // An expired record is replaced; a live one (consumed or not) is left alone: changes = 0.
+    const insertIfAbsent = db.prepare(
+      `INSERT INTO records (model, id, payload, grant_id, uid, consumed_at, expires_at)
+       VALUES (?, ?, ?, NULL, ?, NULL, ?)
+       ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = NULL, uid = excluded.uid,
+         consumed_at = NULL, expires_at = excluded.expires_at
+       WHERE records.expires_at IS NOT NULL AND records.expires_at <= ?`,
+    );
     const find = db.prepare(
       `SELECT id, payload, consumed_at FROM records WHERE model = ? AND id = ? AND ${live}`,
     );
@@ -98,6 +107,17 @@ export class SqliteStorage implements Storage {
         const t = now();
         const expires = expiresIn === undefined ? null : t + expiresIn;
         upsert.run(model, id, JSON.stringify(rest), rest.grantId ?? null, rest.uid ?? null, expires, t);
+      },
+      async insertIfAbsent(id, payload, expiresIn) {
+        const { consumed: _ignored, ...rest } = refuseGrant(payload);
+        const t = now();
+        const expires = expiresIn === undefined ? null : t + expiresIn;
+        // One statement under SQLite's write lock (also against other processes on the file).
+        return (
+          Number(
+            insertIfAbsent.run(model, id, JSON.stringify(rest), rest.uid ?? null, expires, t).changes,
+          ) === 1
+        );
       },
       async find(id) {
         const row = find.get(model, id, now()) as Row | undefined;
