@@ -1,6 +1,6 @@
 // k6 scenario `soak`: mixed token traffic through the balancer of load/faults.mjs, for the fault
 // runs and the soak. Every iteration is one token request: `ccShare` of them client_credentials
-// (confidential client, scrypt-verified secret), the rest refresh_token rotations on the VU's own
+// (confidential client, generated secret), the rest refresh_token rotations on the VU's own
 // chain. Every request is written as one line to k6's console output file (the runner passes
 // --console-output), which the runner parses for error timelines, p99 per window and the
 // no-grant-lost/no-grant-duplicated invariant. Tokens are never written: only their SHA-256
@@ -19,6 +19,7 @@ import encoding from 'k6/encoding';
 import exec from 'k6/execution';
 import http from 'k6/http';
 import { Counter, Rate, Trend } from 'k6/metrics';
+import { arrivalScenario } from './lib/arrival.js';
 
 const config = JSON.parse(open(__ENV.LOAD_CONFIG));
 
@@ -26,38 +27,8 @@ const tokenLatency = new Trend('token_latency', true);
 const tokensOk = new Counter('tokens_ok');
 const tokenErrors = new Rate('token_errors');
 
-const seconds = (s) => `${Math.max(1, Math.round(s))}s`;
-
-function scenario() {
-  const vus = config.vus;
-  if (config.phase === 'saturate') {
-    const ramp = Math.max(1, Math.round(config.duration * 0.3));
-    return {
-      executor: 'ramping-arrival-rate',
-      startRate: Math.max(1, Math.round(config.ceiling / 10)),
-      timeUnit: '1s',
-      preAllocatedVUs: vus,
-      maxVUs: vus,
-      stages: [
-        { target: config.ceiling, duration: seconds(ramp) },
-        { target: config.ceiling, duration: seconds(config.duration - ramp) },
-      ],
-      gracefulStop: '10s',
-    };
-  }
-  return {
-    executor: 'constant-arrival-rate',
-    rate: Math.max(1, Math.round(config.rate)),
-    timeUnit: '1s',
-    duration: seconds(config.duration),
-    preAllocatedVUs: vus,
-    maxVUs: vus,
-    gracefulStop: '10s',
-  };
-}
-
 export const options = {
-  scenarios: { tokens: scenario() },
+  scenarios: { tokens: arrivalScenario(config, { rampShare: 0.3, gracefulStop: '10s' }) },
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'],
   discardResponseBodies: false,
   // Requests must not hang: the IdP fails fast when the database is down, so a long wait here

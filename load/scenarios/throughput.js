@@ -11,6 +11,7 @@ import encoding from 'k6/encoding';
 import exec from 'k6/execution';
 import http from 'k6/http';
 import { Counter, Rate, Trend } from 'k6/metrics';
+import { arrivalScenario } from './lib/arrival.js';
 
 const config = JSON.parse(open(__ENV.LOAD_CONFIG));
 
@@ -20,38 +21,8 @@ const tokenErrors = new Rate('token_errors');
 const jwtAccessTokens = new Counter('jwt_access_tokens');
 const tokenBytes = new Trend('token_response_bytes');
 
-const seconds = (s) => `${Math.max(1, Math.round(s))}s`;
-
-function scenario() {
-  const vus = config.vus;
-  if (config.phase === 'saturate') {
-    const ramp = Math.max(1, Math.round(config.duration * 0.2));
-    return {
-      executor: 'ramping-arrival-rate',
-      startRate: Math.max(1, Math.round(config.ceiling / 10)),
-      timeUnit: '1s',
-      preAllocatedVUs: vus,
-      maxVUs: vus,
-      stages: [
-        { target: config.ceiling, duration: seconds(ramp) },
-        { target: config.ceiling, duration: seconds(config.duration - ramp) },
-      ],
-      gracefulStop: '5s',
-    };
-  }
-  return {
-    executor: 'constant-arrival-rate',
-    rate: Math.max(1, Math.round(config.rate)),
-    timeUnit: '1s',
-    duration: seconds(config.duration),
-    preAllocatedVUs: vus,
-    maxVUs: vus,
-    gracefulStop: '5s',
-  };
-}
-
 export const options = {
-  scenarios: { tokens: scenario() },
+  scenarios: { tokens: arrivalScenario(config, { rampShare: 0.2, gracefulStop: '5s' }) },
   thresholds: {
     // Errors are real failures here; the runner reports them and the phase fails above the budget.
     token_errors: [`rate<=${config.maxErrorRate}`],
