@@ -7,42 +7,29 @@
  * Without Chromium the test skips locally, but never in CI (CI=1): there it must run.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
 import { createRp } from '../examples/oidc-rp/rp.js';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
 import { loadConfig } from '../idp/src/config.ts';
+import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
+import { freePort } from './helpers/net.ts';
 
-const CHROMIUM = process.env.PQID_CHROMIUM ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
-if (!haveChromium && !process.env.CI)
+if (skipBrowser)
   console.warn(
     `browser-login: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set PQID_CHROMIUM); CI never skips it`,
   );
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Rp {
   url: string;
   close(): Promise<void>;
 }
 
-describe.skipIf(!haveChromium && !process.env.CI)('browser login through the example RP', () => {
+describe.skipIf(skipBrowser)('browser login through the example RP', () => {
   let idp: Idp;
   let rp: Rp;
   let browser: Browser;
@@ -87,19 +74,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('browser login through the exa
       port: rpPort,
       baseUrl: rpUrl,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, verifyJwt } from '@pqid/jose';
@@ -15,6 +14,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
 import { loadConfig } from '../idp/src/config.ts';
+import { freePort } from './helpers/net.ts';
 
 const ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'ES256', 'RS256'] as const;
 const REDIRECT = 'http://localhost:3001/callback';
@@ -41,17 +41,6 @@ async function signIn(browser: Browser, issuer: string, authUrl: string): Promis
     next = new URL(r.headers.get('location') as string, issuer);
   }
   return next;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** A minimal browser: follows nothing automatically, keeps cookies per path-less jar. */

@@ -6,39 +6,26 @@
  * IdP (localhost) and SP (127.0.0.1) are different sites. Skips without Chromium unless CI is set.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript, outside the TS projects.
 import { createSp, idpCertificateFromMetadata } from '../examples/saml-sp/sp.js';
 import { createIdp, type Idp } from '../idp/src/app.ts';
 import { loadConfig } from '../idp/src/config.ts';
 import { registerSamlSp } from '../idp/src/saml/sps.ts';
+import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
+import { freePort } from './helpers/net.ts';
 
-const CHROMIUM = process.env.PQID_CHROMIUM ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
-if (!haveChromium && !process.env.CI)
+if (skipBrowser)
   console.warn(
     `saml-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium); CI never skips it`,
   );
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-describe.skipIf(!haveChromium && !process.env.CI)('SAML login in a real browser', () => {
+describe.skipIf(skipBrowser)('SAML login in a real browser', () => {
   let idp: Idp;
   let browser: Browser;
   let dir: string;
@@ -92,19 +79,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('SAML login in a real browser'
     spServer = await new Promise((r) => {
       const s = created.app.listen(spPort, '127.0.0.1', () => r(s));
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -7,7 +7,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -27,17 +26,7 @@ import { SamlCertificates, type SamlSigner } from '../idp/src/saml/certificates.
 import { signedLoginResponse } from '../idp/src/saml/response.ts';
 import { samlSizes } from '../idp/src/saml/sizes.ts';
 import { registerSamlSp } from '../idp/src/saml/sps.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './helpers/net.ts';
 
 /** Cookies are per host, not per port, exactly as in a browser (IdP and SP share 127.0.0.1). */
 class Browser {
