@@ -1,21 +1,73 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const VECTORS = '/work/shared/vectors';
-export const ACVP = `${VECTORS}/acvp-v1.1.0.43`;
+/**
+ * The read-only reference vectors: `PQID_VECTORS` if set, else `<repo>/../shared/vectors/`
+ * (from native/test/ three `..` reach the repository's parent directory).
+ */
+export const VECTORS: string =
+  process.env.PQID_VECTORS ?? fileURLToPath(new URL('../../../shared/vectors/', import.meta.url));
+if (!existsSync(join(VECTORS, 'SCHEMAS.md'))) {
+  throw new Error(
+    `shared vectors not found at ${VECTORS} (set PQID_VECTORS to the shared/vectors directory)`,
+  );
+}
+export const ACVP = join(VECTORS, 'acvp-v1.1.0.43');
 
 export const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
 export const toHex = (b: Uint8Array): string => Buffer.from(b).toString('hex').toUpperCase();
-export const readJson = <T = any>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+export const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+/** Flips bits of one byte in place (a tampering helper that needs no non-null assertion). */
+export function flip(bytes: Uint8Array, index: number, mask = 1): void {
+  bytes[index] = (bytes[index] ?? 0) ^ mask;
+}
+
+/** The ACVP ML-DSA fields the tests read; every file's groups and cases are a subset of these. */
+export interface AcvpGroup {
+  tgId: number;
+  parameterSet: string;
+  signatureInterface?: 'external' | 'internal';
+  preHash?: string;
+  externalMu?: boolean;
+  keyFormat?: string;
+  deterministic?: boolean;
+}
+export interface AcvpTest {
+  tcId: number;
+  seed: string;
+  sk: string;
+  pk: string;
+  rnd: string;
+  message: string;
+  context: string;
+  signature: string;
+}
+export interface AcvpExpected {
+  tcId: number;
+  pk: string;
+  sk: string;
+  signature: string;
+  testPassed: boolean;
+}
+interface AcvpFile<G, T> {
+  testGroups: (G & { tests: T[] })[];
+}
 
 /** Joins prompt and expectedResults of an ACVP vector set on (tgId, tcId). */
-export function acvp(dir: string): { group: any; test: any; expected: any }[] {
-  const prompt = readJson(`${ACVP}/${dir}/prompt.json`);
-  const results = readJson(`${ACVP}/${dir}/expectedResults.json`);
-  const byId = new Map<string, any>();
+export function acvp(dir: string): { group: AcvpGroup; test: AcvpTest; expected: AcvpExpected }[] {
+  const prompt = readJson<AcvpFile<AcvpGroup, AcvpTest>>(join(ACVP, dir, 'prompt.json'));
+  const results = readJson<AcvpFile<{ tgId: number }, AcvpExpected>>(join(ACVP, dir, 'expectedResults.json'));
+  const byId = new Map<string, AcvpExpected>();
   for (const g of results.testGroups) for (const t of g.tests) byId.set(`${g.tgId}:${t.tcId}`, t);
-  const out: { group: any; test: any; expected: any }[] = [];
+  const out: { group: AcvpGroup; test: AcvpTest; expected: AcvpExpected }[] = [];
   for (const g of prompt.testGroups) {
-    for (const t of g.tests) out.push({ group: g, test: t, expected: byId.get(`${g.tgId}:${t.tcId}`) });
+    for (const t of g.tests) {
+      const expected = byId.get(`${g.tgId}:${t.tcId}`);
+      if (!expected) throw new Error(`${dir}: no expected result for tg ${g.tgId} tc ${t.tcId}`);
+      out.push({ group: g, test: t, expected });
+    }
   }
   return out;
 }

@@ -1,7 +1,16 @@
 // RFC 9964 (ML-DSA for JOSE) examples: seed → public key, and the deterministic JWS signature.
+
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mlDsa44, mlDsa65, mlDsa87 } from '../index.js';
 import { hex, readJson, toHex, VECTORS } from './helpers.ts';
+
+interface JoseExample {
+  priv: string;
+  raw_public_key: string;
+  raw_to_be_signed: string;
+  raw_signature: string;
+}
 
 const CASES = [
   ['44', mlDsa44],
@@ -12,7 +21,7 @@ const CASES = [
 describe('RFC 9964 JOSE examples', () => {
   for (const [level, s] of CASES) {
     it(`ML-DSA-${level}: keygen(priv) = raw_public_key, deterministic sign = raw_signature`, () => {
-      const v = readJson(`${VECTORS}/ietf-cose-dilithium/jose/ML_DSA_${level}.jose.json`);
+      const v = readJson<JoseExample>(join(VECTORS, 'ietf-cose-dilithium/jose', `ML_DSA_${level}.jose.json`));
       const { publicKey, secretKey } = s.keygen(hex(v.priv));
       expect(toHex(publicKey)).toBe(v.raw_public_key.toUpperCase());
       const msg = hex(v.raw_to_be_signed);
