@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { LiboqsError } from './errors.js';
+import { createSignQueue } from './sign-queue.js';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -52,7 +53,6 @@ const NAPI_ARG_CODES = new Set([
   'BooleanExpected',
 ]);
 
-/** Re-throw a native error as LiboqsError (code parsed from the "ERR_CODE: " prefix). */
 /** The typed error rethrow() would throw, as a value (for rejected promises). */
 function rejection(e) {
   try {
@@ -62,6 +62,7 @@ function rejection(e) {
   }
 }
 
+/** Re-throw a native error as LiboqsError (code parsed from the "ERR_CODE: " prefix). */
 export function rethrow(e) {
   if (e instanceof LiboqsError) throw e;
   const msg = typeof e?.message === 'string' ? e.message : '';
@@ -76,6 +77,13 @@ function bytes(x, name, optional = false) {
   if (x === undefined && optional) return undefined;
   if (ArrayBuffer.isView(x) && x[Symbol.toStringTag] === 'Uint8Array') return x;
   throw new LiboqsError('ERR_INVALID_ARGUMENT', `${name} must be a Uint8Array`);
+}
+
+const signQueue = createSignQueue(native, rejection);
+
+/** Tunes signAsync admission (see sign-queue.js); returns the settings and current load. */
+export function configureAsyncSigning(options) {
+  return signQueue.configure(options);
 }
 
 const TOKEN = Symbol('SecretKey');
@@ -199,11 +207,11 @@ class NativeScheme {
     try {
       const h = handleOf(sk);
       const [ctx, rnd, det] = signArgs(options);
-      pending = native.signAsync(this.#id, this.#ref, h, bytes(message, 'message'), ctx, rnd, det);
+      pending = signQueue.sign(this.#id, this.#ref, h, bytes(message, 'message'), ctx, rnd, det);
     } catch (e) {
       return Promise.reject(rejection(e));
     }
-    return pending.catch(rethrow);
+    return pending;
   }
 
   async verifyAsync(publicKey, message, signature, context) {

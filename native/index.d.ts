@@ -52,6 +52,21 @@ export declare const falcon1024: Scheme;
 
 export declare function scheme(alg: Algorithm, options?: { implementation?: 'auto' | 'ref' }): Scheme;
 
+export interface AsyncSigningOptions {
+  /**
+   * Pool tasks signAsync keeps in flight (default: min(2 × CPU count, UV_THREADPOOL_SIZE or 4)).
+   * Signatures requested while all are busy wait and are signed in batches.
+   */
+  slots?: number;
+  /** Most signatures one batched pool task signs (default 8; 1 turns batching off). */
+  maxBatch?: number;
+}
+
+/** Tunes signAsync admission; returns the settings in force and the current load. */
+export declare function configureAsyncSigning(
+  options?: AsyncSigningOptions,
+): Required<AsyncSigningOptions> & { inFlight: number; waiting: number };
+
 export declare function info(): {
   liboqsVersion: string;
   build: 'dist' | 'native-tuned';

@@ -1,6 +1,6 @@
 // Without a built addon, importing the package throws LiboqsError ERR_NATIVE_UNAVAILABLE
 // carrying the reason the install script recorded.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +12,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('missing native addon', () => {
   it('throws ERR_NATIVE_UNAVAILABLE with the recorded reason', async () => {
     const src = new URL('..', import.meta.url);
-    for (const f of ['index.js', 'core.js', 'errors.js']) copyFileSync(new URL(f, src), join(dir, f));
+    // Every JS module the package publishes, without the addon or its build status.
+    const pkg = JSON.parse(readFileSync(new URL('package.json', src), 'utf8')) as { files: string[] };
+    for (const f of pkg.files.filter((f) => f.endsWith('.js'))) copyFileSync(new URL(f, src), join(dir, f));
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     writeFileSync(
       join(dir, 'build-status.json'),
