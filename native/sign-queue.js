@@ -10,6 +10,12 @@ import { availableParallelism } from 'node:os';
 
 const DEFAULT_MAX_BATCH = 8; // 8 × ~85 µs: a batch adds at most ~0.7 ms to its first job
 
+/** A positive integer from the environment, else `fallback` (PQID_SIGN_SLOTS, PQID_SIGN_BATCH). */
+function fromEnv(name, fallback) {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v >= 1 ? v : fallback;
+}
+
 // More slots than cores: when a task finishes, the next one is already queued in libuv, so
 // no core idles while the JS thread wakes up to hand out work (with slots = cores, 2-core
 // utilisation fell to ~75%). Capped by the pool so other pool users (fs, dns) still get a turn.
@@ -23,8 +29,8 @@ function defaultSlots() {
  * @param {(e: unknown) => Error} typed turns a native error into a LiboqsError
  */
 export function createSignQueue(native, typed) {
-  let slots = defaultSlots();
-  let maxBatch = DEFAULT_MAX_BATCH;
+  let slots = fromEnv('PQID_SIGN_SLOTS', defaultSlots());
+  let maxBatch = fromEnv('PQID_SIGN_BATCH', DEFAULT_MAX_BATCH);
   let busy = 0;
   /** FIFO of batches waiting for a slot: { batch, settle: [resolve, reject, …] }. */
   const waiting = [];
