@@ -65,6 +65,9 @@ describe('config', () => {
     ],
     [{ PQID_DATABASE_URL: 'postgres://u@h/db?pool_max=0' }, /pool_max must be a positive integer/],
     [{ PQID_DATABASE_URL: 'mysql://x' }, /must be sqlite:/],
+    [{ PQID_DATABASE_URL: 'sqlite:/x.db?synchronous=off' }, /synchronous must be normal or full/],
+    [{ PQID_DATABASE_URL: 'sqlite:/x.db?journal=delete' }, /unknown sqlite option "journal"/],
+    [{ PQID_DATABASE_URL: 'sqlite:?synchronous=full' }, /needs a file path/],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig({ env, cwd: '/srv' })).toThrow(ConfigError);
     expect(() => loadConfig({ env, cwd: '/srv' })).toThrow(message);

@@ -1,4 +1,4 @@
-import { ConfigError, validateDatabaseUrl } from '../config.ts';
+import { ConfigError, parseSqliteUrl, validateDatabaseUrl } from '../config.ts';
 import type { Storage } from './adapter.ts';
 import { isPostgresUrl, redactDatabaseUrl } from './pg-url.ts';
 import { PostgresStorage } from './postgres.ts';
@@ -20,9 +20,9 @@ export function openStorage(databaseUrl: string): Storage {
       );
     }
   }
-  const path = databaseUrl.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  const { path, synchronous } = parseSqliteUrl(databaseUrl);
   try {
-    return new SqliteStorage(path);
+    return new SqliteStorage(path, { synchronous });
   } catch (e) {
     throw new ConfigError(`cannot open sqlite database at ${path}: ${(e as Error).message}`);
   }

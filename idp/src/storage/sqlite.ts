@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { SqliteSynchronous } from '../config.ts';
 import {
   type Adapter,
   type ModelName,
@@ -50,12 +51,22 @@ export class SqliteStorage implements Storage {
   readonly #db: DatabaseSync;
   readonly #adapters = new Map<ModelName, Adapter>();
 
-  constructor(path: string) {
+  constructor(path: string, { synchronous = 'normal' }: { synchronous?: SqliteSynchronous } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new DatabaseSync(path);
     // WAL lets readers proceed during writes; the busy timeout covers a second process briefly.
-    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    // node:sqlite is synchronous, so an fsync per commit (synchronous = FULL) blocks the event
+    // loop on every token issued; NORMAL syncs at checkpoints (see parseSqliteUrl).
+    this.#db.exec(
+      `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`,
+    );
     this.#db.exec(SCHEMA);
+  }
+
+  /** One PRAGMA's current value on this connection (operations checks and tests). */
+  pragma(name: 'synchronous' | 'journal_mode'): unknown {
+    const row = this.#db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined;
+    return row?.[name];
   }
 
   adapter(model: ModelName): Adapter {
