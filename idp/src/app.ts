@@ -14,6 +14,7 @@ import { LoginLimiter } from './security/login-limiter.ts';
 import { type SeedResult, seedDemo } from './seed.ts';
 import { buildServer } from './server.ts';
 import { openStorage } from './storage/open.ts';
+import { schedulePurge } from './storage/purge.ts';
 
 export interface Idp {
   app: FastifyInstance;
@@ -72,6 +73,13 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     const stopRefresh = keys.autoRefresh(config.keys.refreshInterval, (err) =>
       app.log.error({ err }, 'reloading signing keys failed; keeping the current ones'),
     );
+    const stopPurge = schedulePurge(storage, {
+      intervalSeconds: config.purgeInterval,
+      onSwept: (deleted) => {
+        if (deleted > 0) app.log.info({ deleted }, 'purged expired records');
+      },
+      onError: (err) => app.log.warn({ err }, 'purging expired records failed; will retry'),
+    });
     return {
       app,
       ctx,
@@ -80,6 +88,7 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       createdKeys,
       async close() {
         stopRefresh();
+        await stopPurge();
         await app.close();
         await storage.close();
       },

@@ -54,6 +54,11 @@ export interface Config {
   accessTokenHeaderBudget: number;
   /** Algorithm for JWT access tokens; absent = the client's `id_token_signed_response_alg`. */
   accessTokenSigningAlg?: string;
+  /**
+   * Seconds between sweeps that delete expired codes, tokens, sessions and grant tombstones
+   * (reads already ignore them; the sweep reclaims the space). 0 turns the sweep off.
+   */
+  purgeInterval: number;
   /** Key placement and rotation timing (keys/config.ts). */
   keys: KeysConfig;
   /** Login brute-force limits (security/config.ts). */
@@ -90,6 +95,7 @@ function defaults(cwd: string): Omit<Config, 'issuer' | 'databaseUrl' | 'keys' |
     bodyLimit: 64 * 1024,
     logLevel: 'info',
     accessTokenHeaderBudget: 8190,
+    purgeInterval: 600,
     demo: {
       enabled: true,
       username: 'demo',
@@ -151,6 +157,14 @@ function str(value: unknown, source: string): string {
   return value;
 }
 
+/** A whole number ≥ 0, also from an environment string. */
+function nonNegativeInt(value: unknown, source: string): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+    throw new ConfigError(`${source} must be a whole number of seconds ≥ 0, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 function positiveInt(value: unknown, source: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
     throw new ConfigError(`${source} must be a positive integer`);
@@ -170,6 +184,7 @@ const KNOWN_KEYS = new Set([
   'demo',
   'accessTokenHeaderBudget',
   'accessTokenSigningAlg',
+  'purgeInterval',
   'keys',
   'loginLimits',
   'saml',
@@ -232,6 +247,9 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const accessTokenHeaderBudget =
     hb.value === undefined ? base.accessTokenHeaderBudget : positiveInt(hb.value, hb.source);
 
+  const pi = pick<unknown>('purgeInterval', 'PQID_PURGE_INTERVAL');
+  const purgeInterval = pi.value === undefined ? base.purgeInterval : nonNegativeInt(pi.value, pi.source);
+
   const ats = pick<unknown>('accessTokenSigningAlg', 'PQID_ACCESS_TOKEN_SIGNING_ALG');
   const accessTokenSigningAlg = ats.value === undefined ? undefined : str(ats.value, ats.source);
   if (accessTokenSigningAlg !== undefined && !algorithms().includes(accessTokenSigningAlg))
@@ -285,6 +303,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     logLevel,
     demo,
     accessTokenHeaderBudget,
+    purgeInterval,
     ...(accessTokenSigningAlg !== undefined ? { accessTokenSigningAlg } : {}),
     keys,
     loginLimits,

@@ -157,6 +157,29 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
       expect(await s.consume('short')).toBe(false);
     });
 
+    it('purges expired records in bounded batches, leaving live records and live tombstones', async () => {
+      const codes = storage.adapter('AuthorizationCode');
+      const sessions = storage.adapter('Session');
+      for (let i = 0; i < 7; i++) await codes.upsert(`old-${i}`, { i }, 0);
+      await sessions.upsert('old-s', { v: 1 }, 0);
+      await codes.upsert('live', { v: 1 }, 60);
+      await sessions.upsert('forever', { v: 2 });
+      await storage.revokeGrant('g-revoked');
+      expect(await storage.purgeExpired(3)).toBe(3);
+      expect(await storage.purgeExpired(3)).toBe(3);
+      expect(await storage.purgeExpired(3)).toBe(2);
+      expect(await storage.purgeExpired(3)).toBe(0);
+      expect(await codes.find('live')).toEqual({ v: 1 });
+      expect(await sessions.find('forever')).toEqual({ v: 2 });
+      expect((await codes.list()).map((r) => r.id)).toEqual(['live']);
+      // The revocation tombstone is still live: a late record of that grant is still dropped.
+      await codes.upsert('late', { grantId: 'g-revoked' }, 60);
+      expect(await codes.find('late')).toBeUndefined();
+      // A purged id is free again.
+      await codes.upsert('old-0', { again: true }, 60);
+      expect(await codes.find('old-0')).toEqual({ again: true });
+    });
+
     it('consumes exactly once and reports when', async () => {
       const codes = storage.adapter('AuthorizationCode');
       await codes.upsert('c', { v: 1, consumed: 5 }, 60);

@@ -76,6 +76,12 @@ export interface Storage {
    * fires), are dropped, so no token of a revoked grant can outlive the revocation.
    */
   revokeGrant(grantId: string): Promise<void>;
+  /**
+   * Deletes up to `limit` expired records (plus expired grant tombstones) and returns how many
+   * records it deleted. Reads already ignore expired rows; this only reclaims space. Bounded so
+   * that one call never holds the database (or, for SQLite, the event loop) for long.
+   */
+  purgeExpired(limit?: number): number | Promise<number>;
   /** A cheap liveness probe for /healthz. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -190,11 +190,16 @@ export class PostgresStorage implements Storage {
     );
   }
 
-  /** Expired rows are invisible to reads already; this only reclaims space. */
-  async purgeExpired(): Promise<number> {
+  /**
+   * Expired rows are invisible to reads already; this only reclaims space (see Storage).
+   * SKIP LOCKED: instances sweeping at the same moment take different rows instead of waiting.
+   */
+  async purgeExpired(limit = 10_000): Promise<number> {
     const { rowCount } = await this.#query(
-      `DELETE FROM ${this.#table} WHERE expires_at IS NOT NULL AND expires_at <= now()`,
-      [],
+      `DELETE FROM ${this.#table} WHERE (model, id) IN (
+         SELECT model, id FROM ${this.#table} WHERE expires_at IS NOT NULL AND expires_at <= now()
+         LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [limit],
       'purgeExpired',
     );
     await this.#query(

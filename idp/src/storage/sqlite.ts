@@ -14,6 +14,9 @@ import { refuseGrant } from './adapter-checks.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** Rows per purge call: a few ms of blocked event loop at most. */
+const PURGE_BATCH = 2000;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS records (
   model       TEXT NOT NULL,
@@ -172,12 +175,17 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  /** Expired rows are invisible to reads already; this only reclaims space. */
-  purgeExpired(): number {
-    this.#db.prepare('DELETE FROM revoked_grants WHERE expires_at <= ?').run(now());
+  /** Expired rows are invisible to reads already; this only reclaims space (see Storage). */
+  purgeExpired(limit = PURGE_BATCH): number {
+    const t = now();
+    this.#db.prepare('DELETE FROM revoked_grants WHERE expires_at <= ?').run(t);
+    // rowid subquery: SQLite's DELETE … LIMIT needs a compile-time option node:sqlite lacks.
     return Number(
-      this.#db.prepare('DELETE FROM records WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now())
-        .changes,
+      this.#db
+        .prepare(
+          'DELETE FROM records WHERE rowid IN (SELECT rowid FROM records WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT ?)',
+        )
+        .run(t, limit).changes,
     );
   }
 
