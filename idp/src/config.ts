@@ -59,6 +59,8 @@ export interface Config {
    * (reads already ignore them; the sweep reclaims the space). 0 turns the sweep off.
    */
   purgeInterval: number;
+  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
   /** Key placement and rotation timing (keys/config.ts). */
   keys: KeysConfig;
   /** Login brute-force limits (security/config.ts). */
@@ -185,6 +187,7 @@ const KNOWN_KEYS = new Set([
   'accessTokenHeaderBudget',
   'accessTokenSigningAlg',
   'purgeInterval',
+  'metricsToken',
   'keys',
   'loginLimits',
   'saml',
@@ -250,6 +253,11 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const pi = pick<unknown>('purgeInterval', 'PQID_PURGE_INTERVAL');
   const purgeInterval = pi.value === undefined ? base.purgeInterval : nonNegativeInt(pi.value, pi.source);
 
+  const mt = pick<unknown>('metricsToken', 'PQID_METRICS_TOKEN');
+  const metricsToken = mt.value === undefined ? undefined : str(mt.value, mt.source);
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new ConfigError(`${mt.source} must be at least 16 characters (a random token, not a word)`);
+
   const ats = pick<unknown>('accessTokenSigningAlg', 'PQID_ACCESS_TOKEN_SIGNING_ALG');
   const accessTokenSigningAlg = ats.value === undefined ? undefined : str(ats.value, ats.source);
   if (accessTokenSigningAlg !== undefined && !algorithms().includes(accessTokenSigningAlg))
@@ -304,6 +312,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     demo,
     accessTokenHeaderBudget,
     purgeInterval,
+    ...(metricsToken !== undefined ? { metricsToken } : {}),
     ...(accessTokenSigningAlg !== undefined ? { accessTokenSigningAlg } : {}),
     keys,
     loginLimits,

@@ -1,4 +1,5 @@
 /** The fastify instance: each route group is an encapsulated plugin with its own error handling. */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -83,7 +84,21 @@ function metricsRoutes(app: FastifyInstance, ctx: IdpContext): void {
       reply.elapsedTime / 1000,
     );
   });
-  app.get('/metrics', { logLevel: 'silent' }, async (_req, reply) =>
-    reply.header('content-type', m.registry.contentType).send(await m.registry.metrics()),
-  );
+  const expected = ctx.config.metricsToken === undefined ? undefined : digest(ctx.config.metricsToken);
+  app.get('/metrics', { logLevel: 'silent' }, async (req, reply) => {
+    if (expected !== undefined) {
+      const auth = req.headers.authorization ?? '';
+      const given = /^Bearer /i.test(auth) ? auth.slice(7).trim() : '';
+      // Digests of equal length, so the comparison takes the same time whatever was sent.
+      if (!timingSafeEqual(digest(given), expected)) {
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer realm="metrics"')
+          .send({ error: 'invalid_token', error_description: 'metrics need the configured bearer token' });
+      }
+    }
+    return reply.header('content-type', m.registry.contentType).send(await m.registry.metrics());
+  });
 }
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
