@@ -11,6 +11,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeF
 import os, { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { samlSizes } from '@pqid/idp';
 import { preferredBackend } from '@pqid/jose';
 import { signCostPerAlg, slhDsaSignCost } from './lib/bench.mjs';
 import { loginFlow } from './lib/flow.mjs';
@@ -38,6 +39,8 @@ export const ALL_ALGS = [
 ];
 export const SCENARIOS = ['sizes', 'throughput', 'login', 'tls'];
 const COMPARE_ALGS = ['ES256', 'ML-DSA-65'];
+/** The algorithms the SAML IdP signs with (idp/src/saml/config.ts). */
+const SAML_ALGS = ['ES256', 'RS256', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
 const USAGE = `usage: npm run load -- <${SCENARIOS.join('|')}|all>… [--smoke] [options]
   --smoke              every scenario for a few seconds (CI)
@@ -278,6 +281,13 @@ export async function main(argv) {
       const accessTokenFormat = Object.values(issued).every((t) => t.accessToken.split('.').length === 3)
         ? 'jwt'
         : 'reference';
+      // SAML messages from the IdP's own signing code (samlSizes: a signed AuthnRequest over
+      // HTTP-Redirect, a signed Response in its HTTP-POST form, leaf certificate from an
+      // ML-DSA-87 root in KeyInfo), for the SAML algorithms among --algs.
+      const samlItems = (await samlSizes(SAML_ALGS.filter((a) => opts.algs.includes(a)))).map((r) => ({
+        ...r,
+        profile: 'typical',
+      }));
       const { summary, thresholdsCrossed } = await k6run('sizes', 'sizes', {
         budgets: opts.budgets,
         items,
@@ -286,9 +296,9 @@ export async function main(argv) {
         userinfoEndpoint: discovery.userinfo_endpoint,
         endSessionEndpoint: discovery.end_session_endpoint ?? `${idp.info.issuer}/logout`,
         postLogoutRedirectUri: 'http://127.0.0.1:9/bye',
-        saml: [], // hook: SAML POST-form / Redirect-URL sizes once the SAML IdP issues assertions
+        saml: samlItems,
       });
-      results.sizes = collectSizes(summary, items, jwks, opts);
+      results.sizes = collectSizes(summary, items, jwks, opts, samlItems);
       results.sizes.accessTokenFormat = accessTokenFormat;
       results.sizes.endSessionEndpoint = discovery.end_session_endpoint ?? null;
       results.sizes.budgetsCrossed = thresholdsCrossed;
@@ -497,7 +507,7 @@ export async function main(argv) {
 }
 
 /** Per (alg, profile): bytes of every line, and which budgets each crosses. */
-function collectSizes(summary, items, jwks, opts) {
+function collectSizes(summary, items, jwks, opts, samlItems) {
   const b = opts.budgets;
   const val = (kind, alg, profile) => metric(summary, `size_${kind}`, { alg, profile })?.values?.max;
   const rows = items.map(({ alg, profile, source, dpopProof }) => {
@@ -529,7 +539,19 @@ function collectSizes(summary, items, jwks, opts) {
     rows,
     jwks,
     jwksLive: metric(summary, 'size_jwks', { alg: 'all', profile: 'live' })?.values?.max,
-    saml: [],
+    saml: samlItems.map((s) => {
+      const tags = { alg: s.alg, profile: s.profile };
+      const redirectUrl = metric(summary, 'size_saml_redirect_url', tags)?.values?.max;
+      return {
+        alg: s.alg,
+        signature: s.signatureBytes,
+        redirectUrl,
+        fitsUrlConservative: redirectUrl <= b.urlConservative,
+        fitsUrl: redirectUrl <= b.url,
+        responseXml: s.responseXmlBytes,
+        postForm: metric(summary, 'size_saml_post_form', tags)?.values?.max,
+      };
+    }),
   };
 }
 

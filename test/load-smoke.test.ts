@@ -62,7 +62,17 @@ interface CapacityRow {
 }
 interface Results {
   meta: { mode: string; algs: string[]; elapsedSeconds: number };
-  sizes: { rows: SizeRow[]; jwksLive: number };
+  sizes: {
+    rows: SizeRow[];
+    jwksLive: number;
+    saml: {
+      alg: string;
+      signature: number;
+      redirectUrl: number;
+      fitsUrlConservative: boolean;
+      postForm: number;
+    }[];
+  };
   capacity: CapacityRow[];
   placement: {
     regimes: { regime: string; measured: boolean; tokensPerCoreSecond: number; retained: number }[];
@@ -167,6 +177,23 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     for (const r of results.sizes.rows.filter((x) => x.source === 'idp'))
       expect(r.bearerAcceptedByIdp, r.alg).toBe(true);
     expect(results.sizes.jwksLive).toBeGreaterThan(0);
+    // SAML: a signed AuthnRequest's Redirect URL outgrows 2048 B with any ML-DSA signature, not
+    // with ES256 or RS256; every POST form is bigger than its URL (certificates in KeyInfo).
+    const saml = (alg: string) => {
+      const r = results.sizes.saml.find((x) => x.alg === alg);
+      if (!r) throw new Error(`no SAML size row for ${alg}`);
+      return r;
+    };
+    expect(results.sizes.saml.map((r) => r.alg).sort()).toEqual(
+      ['ES256', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'RS256'].sort(),
+    );
+    for (const alg of ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'])
+      expect(saml(alg).fitsUrlConservative, alg).toBe(false);
+    for (const alg of ['ES256', 'RS256']) expect(saml(alg).fitsUrlConservative, alg).toBe(true);
+    for (const r of results.sizes.saml) {
+      expect(r.redirectUrl, r.alg).toBeGreaterThan((r.signature * 4) / 3);
+      expect(r.postForm, r.alg).toBeGreaterThan(r.redirectUrl);
+    }
   });
 
   it('runs the login flow for every algorithm and both TLS key exchanges', () => {

@@ -7,6 +7,7 @@ export { type Config, ConfigError, type LoadConfigOptions, loadConfig } from './
 export type { IdpContext } from './context.ts';
 export { KeyManager, type KeyRecord } from './keys/key-manager.ts';
 export { discoveryDocument } from './oidc/discovery.ts';
+export { type SamlSizeRow, samlSizes } from './saml/sizes.ts';
 export { buildServer } from './server.ts';
 export type { Adapter, ModelName, Payload, Storage } from './storage/adapter.ts';
 export { isStorageUnavailable, StorageUnavailable, storageUnavailableResponse } from './storage/errors.ts';

@@ -410,10 +410,26 @@ export async function writeReport(outDir, results) {
         .join(', ')}.`,
       '',
     );
-    md.push(
-      'SAML POST-form and Redirect-binding sizes: not yet measured (hook `saml` in the sizes config, for when the SAML IdP issues assertions).',
-      '',
-    );
+    if (s.saml?.length) {
+      md.push(
+        '### SAML',
+        '',
+        `From the IdP's own SAML signing code (\`samlSizes()\`): a signed AuthnRequest over HTTP-Redirect (the signature travels in the query, so it meets URL limits: ${b.urlConservative} and ${b.url} B) and a signed Response (Response and Assertion both signed, the leaf certificate from an ML-DSA-87 root in each KeyInfo) in its auto-submitting HTTP-POST form. Responses always use POST.`,
+        '',
+        `| alg | signature | Redirect URL (≤ ${b.urlConservative}? ≤ ${b.url}?) | Response XML | POST form |`,
+        '|---|---:|---|---:|---:|',
+      );
+      for (const r of s.saml)
+        md.push(
+          `| ${r.alg} | ${int(r.signature)} | ${int(r.redirectUrl)} (${yes(r.fitsUrlConservative)}, ${yes(r.fitsUrl)}) | ${int(r.responseXml)} | ${int(r.postForm)} |`,
+        );
+      md.push('');
+    } else {
+      md.push(
+        'SAML sizes: none of the SAML algorithms (ES256, RS256, ML-DSA-44/65/87) was among --algs.',
+        '',
+      );
+    }
     await add(
       'size-cookie',
       'ID token as one Set-Cookie value (name=value; attributes) against the 4096-byte cookie limit.',
@@ -464,6 +480,21 @@ export async function writeReport(outDir, results) {
         algs,
       ),
     );
+    if (s.saml?.length)
+      await add(
+        'size-saml-redirect',
+        'Signed AuthnRequest as an HTTP-Redirect URL (signature in the query), against 2048 and 8000 bytes.',
+        sizeChart(
+          s.saml.map((r) => ({ ...r, profile: 'typical' })),
+          'redirectUrl',
+          'SAML HTTP-Redirect URL, signed AuthnRequest',
+          [
+            { bytes: b.urlConservative, label: `${b.urlConservative} B URL` },
+            { bytes: b.url, label: `${b.url} B URL (RFC 9110)` },
+          ],
+          algs,
+        ),
+      );
   }
 
   if (results.login) {

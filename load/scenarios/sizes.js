@@ -10,7 +10,7 @@
 // Budgets (k6 thresholds; a crossed threshold is a finding, not a failure of the run):
 //   cookie 4096 (RFC 6265 §6.1: name + value + attributes), header line 8190 (nginx/Apache
 //   default), Node's total header limit 16384, URLs 2048 (conservative) and 8000 (RFC 9110 §4.1).
-//   SAML POST-form and Redirect-binding sizes: config.saml (a hook; empty until the SAML IdP lands).
+//   SAML POST-form and Redirect-binding sizes: config.saml, from the IdP's samlSizes() (run.mjs).
 import http from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
 
