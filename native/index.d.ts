@@ -54,7 +54,7 @@ export declare function scheme(alg: Algorithm, options?: { implementation?: 'aut
 
 export interface AsyncSigningOptions {
   /**
-   * Pool tasks signAsync keeps in flight (default: min(2 × CPU count, UV_THREADPOOL_SIZE or 4)).
+   * Pool tasks signAsync keeps in flight (default: 2 × min(CPU count, UV_THREADPOOL_SIZE or 4)).
    * Signatures requested while all are busy wait and are signed in batches.
    */
   slots?: number;

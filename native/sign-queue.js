@@ -16,12 +16,13 @@ function fromEnv(name, fallback) {
   return Number.isInteger(v) && v >= 1 ? v : fallback;
 }
 
-// More slots than cores: when a task finishes, the next one is already queued in libuv, so
-// no core idles while the JS thread wakes up to hand out work (with slots = cores, 2-core
-// utilisation fell to ~75%). Capped by the pool so other pool users (fs, dns) still get a turn.
+// Two slots per signing thread: when a task finishes, the next one is already queued in
+// libuv, so no core idles while the JS thread wakes up to hand out work (with one slot per
+// thread, 2-core utilisation fell to ~75%). Signing threads = min(cores, pool size); with
+// Node's default pool of 4 on 2 cores that is 4 slots, all running at once.
 function defaultSlots() {
   const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-  return Math.max(1, Math.min(2 * availableParallelism(), pool));
+  return Math.max(2, 2 * Math.min(availableParallelism(), pool));
 }
 
 /**
