@@ -297,6 +297,39 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
     expect(location.searchParams.get('code')).toBeTypeOf('string');
   });
 
+  it('locks an account at B after failures spread over A and B, also when they race', async () => {
+    const limit = a.ctx.config.loginLimits.maxFailuresPerAccount;
+    const wrong = async () => undefined;
+    const right = async () => ({ sub: 'demo' });
+    // Sequential, alternating instances: the lock holds on both.
+    for (let i = 0; i < limit; i++) {
+      const at = i % 2 ? a : b;
+      expect(
+        await at.ctx.loginLimiter.attempt({ username: 'spread', address: `192.0.2.${i}` }, wrong),
+      ).toMatchObject({
+        locked: false,
+      });
+    }
+    for (const at of [a, b])
+      expect(
+        await at.ctx.loginLimiter.attempt({ username: 'spread', address: '198.51.100.1' }, right),
+      ).toMatchObject({
+        ok: false,
+        locked: true,
+      });
+    // All at once on both instances: every failure is a row of its own, so none is lost.
+    await Promise.all(
+      Array.from({ length: limit }, (_, i) =>
+        (i % 2 ? a : b).ctx.loginLimiter.attempt({ username: 'racing', address: `203.0.113.${i}` }, wrong),
+      ),
+    );
+    expect(
+      await a.ctx.loginLimiter.attempt({ username: 'racing', address: '198.51.100.2' }, right),
+    ).toMatchObject({
+      locked: true,
+    });
+  });
+
   it('signs at B with the key A generated for a new algorithm, before B re-reads the store', async () => {
     const redirect = 'https://rp44.example/cb';
     await registerClient(a.ctx, {

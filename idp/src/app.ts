@@ -61,7 +61,9 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       keys,
       accounts: new Accounts(storage.adapter('Account')),
       clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg),
-      loginLimiter: opts.loginLimiter ?? new LoginLimiter(config.loginLimits),
+      // Lockouts count failures from every instance on this store (login-limiter.ts).
+      loginLimiter:
+        opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
     };
     const seed = await seedDemo(ctx);
     // One key per algorithm that a registered client's tokens use, plus the default: published

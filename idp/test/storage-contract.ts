@@ -180,6 +180,33 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
       expect(await codes.find('old-0')).toEqual({ again: true });
     });
 
+    it('shares failed-login timestamps between instances, windowed and cleared per key', async () => {
+      const other = await second();
+      const t = 1_700_000_000_000;
+      const w = 60_000;
+      // Concurrent failures on two instances: every one is counted (one row each, no lost update).
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? storage : other).loginFailures.add('acct:alice', t + i, w),
+        ),
+      );
+      await storage.loginFailures.add('ip:192.0.2.1', t, w);
+      expect(await other.loginFailures.recent('acct:alice', t + 10, w)).toEqual(
+        Array.from({ length: 10 }, (_, i) => t + i),
+      );
+      // Only failures newer than now - window count.
+      expect(await storage.loginFailures.recent('acct:alice', t + w + 4, w)).toEqual([
+        t + 5,
+        t + 6,
+        t + 7,
+        t + 8,
+        t + 9,
+      ]);
+      await other.loginFailures.clear('acct:alice');
+      expect(await storage.loginFailures.recent('acct:alice', t + 10, w)).toEqual([]);
+      expect(await storage.loginFailures.recent('ip:192.0.2.1', t + 10, w)).toEqual([t]);
+    });
+
     it('consumes exactly once and reports when', async () => {
       const codes = storage.adapter('AuthorizationCode');
       await codes.upsert('c', { v: 1, consumed: 5 }, 60);

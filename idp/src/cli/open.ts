@@ -56,7 +56,7 @@ export async function openCli(opts: OpenOptions): Promise<CliContext> {
       keys,
       accounts: new Accounts(storage.adapter('Account')),
       clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg),
-      loginLimiter: new LoginLimiter(config.loginLimits),
+      loginLimiter: new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
     };
     return { ctx, close: () => storage.close() };
   } catch (e) {

@@ -1,7 +1,8 @@
 /**
- * Where failed-login timestamps live. The in-memory store is right for one instance; several
- * instances behind a load balancer need a shared one (a storage table, Redis) implementing the
- * same three calls, or an attacker simply spreads attempts across instances.
+ * Where failed-login timestamps live. The IdP uses its storage's table (Storage.loginFailures:
+ * SQLite or PostgreSQL, one row per failure), so instances behind a load balancer share one
+ * count and an attacker cannot spread attempts across them. The in-memory store is for tests
+ * and embedding.
  */
 export interface FailureStore {
   /** Record a failure of `key` at `now` (ms); entries older than `windowMs` may be dropped. */

@@ -4,6 +4,8 @@
  * be revoked at once (code reuse, refresh-token reuse). A PostgreSQL implementation must only
  * satisfy this interface.
  */
+import type { FailureStore } from '../security/failure-store.ts';
+
 export type ModelName =
   | 'Account'
   | 'Client'
@@ -82,6 +84,11 @@ export interface Storage {
    * that one call never holds the database (or, for SQLite, the event loop) for long.
    */
   purgeExpired(limit?: number): number | Promise<number>;
+  /**
+   * Failed logins, shared by every instance on this store (security/failure-store.ts). A
+   * failure is one inserted row, so concurrent failures on several instances are all counted.
+   */
+  loginFailures: FailureStore;
   /** A cheap liveness probe for /healthz. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -80,6 +80,21 @@ END
 $fn$;
 `,
   },
+  {
+    version: 3,
+    name: 'login_failures',
+    // Failed logins, one row each, so that a lockout counts attempts spread over instances.
+    // `at` is the application's clock in ms (the limiter's sliding window is computed there).
+    sql: `
+CREATE TABLE login_failures (
+  key        text NOT NULL,
+  at         bigint NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX login_failures_key ON login_failures (key, at);
+CREATE INDEX login_failures_expiry ON login_failures (expires_at);
+`,
+  },
 ];
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

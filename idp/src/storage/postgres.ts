@@ -6,6 +6,7 @@
  * StorageUnavailable, quickly, and the pool reconnects by itself once the database is back.
  */
 import pg from 'pg';
+import type { FailureStore } from '../security/failure-store.ts';
 import {
   type Adapter,
   type ModelName,
@@ -55,6 +56,32 @@ export class PostgresStorage implements Storage {
     // An idle connection whose server went away emits 'error'; without a listener that would
     // crash the process. The pool already drops the connection; the next query reconnects.
     this.#pool.on('error', (e) => opts.onIdleError?.(e));
+  }
+
+  /** Failed-login timestamps (ms) per key, one row per failure (see Storage.loginFailures). */
+  readonly loginFailures: FailureStore = {
+    add: async (key, now, windowMs) => {
+      await this.#query(
+        `INSERT INTO ${this.#failures} (key, at, expires_at) VALUES ($1, $2, to_timestamp($3 / 1000.0))`,
+        [key, now, now + windowMs],
+        'loginFailures.add',
+      );
+    },
+    recent: async (key, now, windowMs) => {
+      const { rows } = await this.#query<{ at: string }>(
+        `SELECT at FROM ${this.#failures} WHERE key = $1 AND at > $2 ORDER BY at`,
+        [key, now - windowMs],
+        'loginFailures.recent',
+      );
+      return rows.map((r) => Number(r.at));
+    },
+    clear: async (key) => {
+      await this.#query(`DELETE FROM ${this.#failures} WHERE key = $1`, [key], 'loginFailures.clear');
+    },
+  };
+
+  get #failures(): string {
+    return `${quoteIdent(this.settings.schema)}.login_failures`;
   }
 
   /**
@@ -207,6 +234,7 @@ export class PostgresStorage implements Storage {
       [],
       'purgeExpired',
     );
+    await this.#query(`DELETE FROM ${this.#failures} WHERE expires_at <= now()`, [], 'purgeExpired');
     return rowCount ?? 0;
   }
 

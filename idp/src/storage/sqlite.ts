@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SqliteSynchronous } from '../config.ts';
+import type { FailureStore } from '../security/failure-store.ts';
 import {
   type Adapter,
   type ModelName,
@@ -31,6 +32,13 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_grant ON records (grant_id) WHERE grant_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_uid ON records (model, uid) WHERE uid IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_expiry ON records (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS login_failures (
+  key        TEXT NOT NULL,
+  at         INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS login_failures_key ON login_failures (key, at);
+CREATE INDEX IF NOT EXISTS login_failures_expiry ON login_failures (expires_at);
 CREATE TABLE IF NOT EXISTS revoked_grants (
   grant_id   TEXT PRIMARY KEY,
   expires_at INTEGER NOT NULL
@@ -49,6 +57,23 @@ function toPayload(row: Row): Payload {
   return payload;
 }
 
+function sqliteFailureStore(db: DatabaseSync): FailureStore {
+  const add = db.prepare('INSERT INTO login_failures (key, at, expires_at) VALUES (?, ?, ?)');
+  const recent = db.prepare('SELECT at FROM login_failures WHERE key = ? AND at > ? ORDER BY at');
+  const clear = db.prepare('DELETE FROM login_failures WHERE key = ?');
+  return {
+    async add(key, now, windowMs) {
+      add.run(key, now, Math.ceil((now + windowMs) / 1000));
+    },
+    async recent(key, now, windowMs) {
+      return (recent.all(key, now - windowMs) as { at: number }[]).map((r) => r.at);
+    },
+    async clear(key) {
+      clear.run(key);
+    },
+  };
+}
+
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
   readonly #db: DatabaseSync;
@@ -64,7 +89,11 @@ export class SqliteStorage implements Storage {
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`,
     );
     this.#db.exec(SCHEMA);
+    this.loginFailures = sqliteFailureStore(this.#db);
   }
+
+  /** Failed-login timestamps (ms) per key, in a table: shared with every process on this file. */
+  readonly loginFailures: FailureStore;
 
   /** One PRAGMA's current value on this connection (operations checks and tests). */
   pragma(name: 'synchronous' | 'journal_mode'): unknown {
@@ -179,6 +208,7 @@ export class SqliteStorage implements Storage {
   purgeExpired(limit = PURGE_BATCH): number {
     const t = now();
     this.#db.prepare('DELETE FROM revoked_grants WHERE expires_at <= ?').run(t);
+    this.#db.prepare('DELETE FROM login_failures WHERE expires_at <= ?').run(t);
     // rowid subquery: SQLite's DELETE … LIMIT needs a compile-time option node:sqlite lacks.
     return Number(
       this.#db
