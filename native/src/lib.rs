@@ -512,6 +512,13 @@ impl Task for SignBatchTask {
         let mut ends = Vec::with_capacity(self.0.len());
         let mut failures = Vec::new();
         for (i, job) in self.0.iter().enumerate() {
+            // Between signatures, let a runnable JS thread have this core: a pool thread that
+            // signs a whole batch without yielding kept a woken event loop waiting (measured:
+            // event-loop delay p99 4-5 ms without, 2-2.6 ms with, same throughput). One task per
+            // signature yields naturally when the thread goes back to libuv's queue.
+            if i > 0 {
+                std::thread::yield_now();
+            }
             match job.sign() {
                 Ok(sig) => out.extend_from_slice(&sig),
                 Err(f) => failures.push((i as u32, format!("{}: {}", f.code, f.msg))),
