@@ -10,10 +10,15 @@ import { availableParallelism } from 'node:os';
 
 const DEFAULT_MAX_BATCH = 8; // 8 × ~85 µs: a batch adds at most ~0.7 ms to its first job
 
-/** A positive integer from the environment, else `fallback` (PQID_SIGN_SLOTS, PQID_SIGN_BATCH). */
+/** A positive integer from the environment (PQID_SIGN_SLOTS, PQID_SIGN_BATCH), else `fallback`. */
 function fromEnv(name, fallback) {
-  const v = Number(process.env[name]);
-  return Number.isInteger(v) && v >= 1 ? v : fallback;
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = Number(raw);
+  // A typo must not silently run with the defaults.
+  if (!Number.isInteger(v) || v < 1)
+    throw new RangeError(`${name} must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
+  return v;
 }
 
 // Two slots per signing thread: when a task finishes, the next one is already queued in
@@ -43,7 +48,13 @@ export function createSignQueue(native, typed) {
 
   function run(w) {
     busy++;
-    w.batch.run().then(
+    let done;
+    try {
+      done = w.batch.run();
+    } catch (e) {
+      done = Promise.reject(e); // settle its callers rather than leave them pending
+    }
+    done.then(
       (r) => {
         release();
         const failed = new Map(r.failures.map((f) => [f.index, f.message]));

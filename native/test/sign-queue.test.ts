@@ -1,6 +1,7 @@
 // signAsync admission and batching (sign-queue.js): once every slot is busy, signatures wait
 // and are signed together. Each must still come back to its own caller, over its own
 // message, key and algorithm, with its own typed error.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -122,6 +123,25 @@ describe('signAsync batching', () => {
     expect(after.inFlight).toBe(5); // the single job + 4 batches of 2
     expect(after.waiting).toBe(0);
     await Promise.all(pending);
+  });
+
+  it('takes PQID_SIGN_SLOTS / PQID_SIGN_BATCH from the environment and refuses a typo', () => {
+    const run = (env: Record<string, string>) =>
+      spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(new URL('../index.js', import.meta.url).href)}); console.log(JSON.stringify(m.configureAsyncSigning()));`,
+        ],
+        { env: { ...process.env, ...env }, encoding: 'utf8' },
+      );
+    const ok = run({ PQID_SIGN_SLOTS: '3', PQID_SIGN_BATCH: '5' });
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ slots: 3, maxBatch: 5 });
+    const typo = run({ PQID_SIGN_BATCH: 'eight' });
+    expect(typo.status).not.toBe(0);
+    expect(typo.stderr).toContain('PQID_SIGN_BATCH must be an integer ≥ 1, got "eight"');
   });
 
   it('rejects nonsense settings', () => {
