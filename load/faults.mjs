@@ -28,6 +28,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { backends, preferredBackend } from '@pqid/jose';
 import pg from 'pg';
+import { list, parseCommandLine, positive } from './lib/args.mjs';
 import { startBalancer } from './lib/balancer.mjs';
 import { loginFlow } from './lib/flow.mjs';
 import { findK6, freePort } from './lib/proc.mjs';
@@ -52,36 +53,43 @@ const USAGE = `usage: npm run faults -- [--long] [options]      fault cases (sho
   --out DIR               report directory (default load/reports/<timestamp>-faults|-soak)`;
 
 export function parseArgs(argv) {
-  const o = { long: false, soak: false, minutes: 10, load: 0.7, alg: 'ML-DSA-65' };
-  const num = (v, name) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number, got ${v}`);
-    return n;
+  const str = { type: 'string' };
+  const { values: v } = parseCommandLine(
+    argv,
+    {
+      long: { type: 'boolean' },
+      soak: { type: 'boolean' },
+      only: str,
+      rate: str,
+      vus: str,
+      alg: str,
+      minutes: str,
+      capacity: str,
+      load: str,
+      'pg-port': str,
+      out: str,
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
+  const o = {
+    long: v.long === true,
+    soak: v.soak === true,
+    minutes: positive(v.minutes, 'minutes') ?? 10,
+    load: positive(v.load, 'load') ?? 0.7,
+    alg: v.alg ?? 'ML-DSA-65',
+    help: v.help === true,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === '--long') o.long = true;
-    else if (a === '--soak') o.soak = true;
-    else if (a === '--only') o.only = next().split(',').filter(Boolean);
-    else if (a === '--rate') o.rate = num(next(), a);
-    else if (a === '--vus') o.vus = Math.round(num(next(), a));
-    else if (a === '--alg') o.alg = next();
-    else if (a === '--minutes') o.minutes = num(next(), a);
-    else if (a === '--capacity') o.capacity = num(next(), a);
-    else if (a === '--load') o.load = num(next(), a);
-    else if (a === '--pg-port') o.pgPort = Math.round(num(next(), a));
-    else if (a === '--out') o.out = next();
-    else if (a === '--help' || a === '-h') o.help = true;
-    else throw new Error(`unknown argument ${a}\n${USAGE}`);
-  }
   const cases = ['kill', 'pg', 'sigterm'];
-  o.cases = o.only ? cases.filter((c) => o.only.includes(c)) : cases;
-  o.rate ??= o.long ? 120 : 80;
-  o.vus ??= 12;
+  const only = list(v.only);
+  o.cases = only ? cases.filter((c) => only.includes(c)) : cases;
+  o.rate = positive(v.rate, 'rate') ?? (o.long ? 120 : 80);
+  o.vus = Math.round(positive(v.vus, 'vus') ?? 12);
+  const capacity = positive(v.capacity, 'capacity');
+  if (capacity !== undefined) o.capacity = capacity;
+  const pgPort = positive(v['pg-port'], 'pg-port');
+  if (pgPort !== undefined) o.pgPort = Math.round(pgPort);
+  if (v.out !== undefined) o.out = v.out;
   return o;
 }
 

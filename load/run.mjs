@@ -13,6 +13,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { samlSizes } from '@pqid/idp';
 import { preferredBackend } from '@pqid/jose';
+import { list, parseCommandLine, positive } from './lib/args.mjs';
 import { signCostPerAlg, slhDsaSignCost } from './lib/bench.mjs';
 import { loginFlow } from './lib/flow.mjs';
 import { cpuSeconds, findK6, freePort, runK6, startChild, stopChild } from './lib/proc.mjs';
@@ -53,49 +54,51 @@ const USAGE = `usage: npm run load -- <${SCENARIOS.join('|')}|all>… [--smoke] 
   budgets: --cookie 4096 --header-line 8190 --node-headers 16384 --url-conservative 2048 --url 8000`;
 
 export function parseArgs(argv) {
+  const str = { type: 'string' };
+  const { values: v, positionals } = parseCommandLine(
+    argv,
+    {
+      smoke: { type: 'boolean' },
+      algs: str,
+      duration: str,
+      vus: str,
+      price: str,
+      'no-compare': { type: 'boolean' },
+      out: str,
+      cookie: str,
+      'header-line': str,
+      'node-headers': str,
+      'url-conservative': str,
+      url: str,
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+    { positionals: true },
+  );
+  for (const p of positionals)
+    if (p !== 'all' && !SCENARIOS.includes(p)) throw new Error(`unknown argument ${p}\n${USAGE}`);
   const o = {
-    scenarios: [],
-    smoke: false,
-    algs: ALL_ALGS,
-    price: 0.04,
-    compare: true,
-    budgets: { cookie: 4096, headerLine: 8190, nodeHeaders: 16384, urlConservative: 2048, url: 8000 },
+    scenarios: SCENARIOS.filter((s) => positionals.includes(s) || positionals.includes('all')),
+    smoke: v.smoke === true,
+    algs: list(v.algs) ?? ALL_ALGS,
+    price: positive(v.price, 'price') ?? 0.04,
+    compare: v['no-compare'] !== true,
+    budgets: {
+      cookie: positive(v.cookie, 'cookie') ?? 4096,
+      headerLine: positive(v['header-line'], 'header-line') ?? 8190,
+      nodeHeaders: positive(v['node-headers'], 'node-headers') ?? 16384,
+      urlConservative: positive(v['url-conservative'], 'url-conservative') ?? 2048,
+      url: positive(v.url, 'url') ?? 8000,
+    },
+    help: v.help === true,
   };
-  const num = (v, name) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number, got ${v}`);
-    return n;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === '--smoke') o.smoke = true;
-    else if (a === '--algs') o.algs = next().split(',').filter(Boolean);
-    else if (a === '--duration') o.duration = num(next(), a);
-    else if (a === '--vus') o.vus = num(next(), a);
-    else if (a === '--price') o.price = num(next(), a);
-    else if (a === '--no-compare') o.compare = false;
-    else if (a === '--out') o.out = next();
-    else if (a === '--cookie') o.budgets.cookie = num(next(), a);
-    else if (a === '--header-line') o.budgets.headerLine = num(next(), a);
-    else if (a === '--node-headers') o.budgets.nodeHeaders = num(next(), a);
-    else if (a === '--url-conservative') o.budgets.urlConservative = num(next(), a);
-    else if (a === '--url') o.budgets.url = num(next(), a);
-    else if (a === '--help' || a === '-h') o.help = true;
-    else if (a === 'all') o.scenarios.push(...SCENARIOS);
-    else if (SCENARIOS.includes(a)) o.scenarios.push(a);
-    else throw new Error(`unknown argument ${a}\n${USAGE}`);
-  }
-  o.scenarios = SCENARIOS.filter((s) => o.scenarios.includes(s));
+  if (v.out !== undefined) o.out = v.out;
   const unknown = o.algs.filter((a) => !ALL_ALGS.includes(a));
   if (unknown.length)
     throw new Error(`unknown algorithm(s) ${unknown.join(', ')}; choose from ${ALL_ALGS.join(', ')}`);
   if (!o.algs.includes('ES256')) o.algs = ['ES256', ...o.algs]; // the baseline of every ratio
-  o.duration ??= o.smoke ? 1 : 10;
-  o.vus ??= o.smoke ? 4 : 8;
+  o.duration = positive(v.duration, 'duration') ?? (o.smoke ? 1 : 10);
+  o.vus = positive(v.vus, 'vus') ?? (o.smoke ? 4 : 8);
   return o;
 }
 
