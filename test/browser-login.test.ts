@@ -6,7 +6,6 @@
  *
  * Without Chromium the test skips locally, but never in CI (CI=1): there it must run.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +13,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
 import { createRp } from '../examples/oidc-rp/rp.js';
-import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
-import { loadConfig } from '../idp/src/config.ts';
+import { type Idp, registerClient } from '../idp/src/app.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
+import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
 if (skipBrowser)
@@ -39,21 +38,9 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-browser-'));
     const [idpPort, rpPort] = [await freePort(), await freePort()];
-    const issuer = `http://localhost:${idpPort}`;
     const rpUrl = `http://127.0.0.1:${rpPort}`;
-    const config = loadConfig({
-      env: {},
-      cwd: dir,
-      overrides: {
-        dataDir: dir,
-        port: idpPort,
-        host: '127.0.0.1',
-        issuer,
-        logLevel: 'silent',
-        demo: { enabled: false },
-      },
-    });
-    idp = await createIdp(config, { env: { PQID_KEK: randomBytes(32).toString('base64') }, warn: () => {} });
+    let issuer: string;
+    ({ idp, issuer } = await createLocalIdp(dir, idpPort));
     alice = await idp.ctx.accounts.create({
       username: 'alice',
       password: 'correct horse battery staple',

@@ -5,7 +5,6 @@
  * which verifies it through installNodeSamlIntegration. Then it signs out (SLO).
  * IdP (localhost) and SP (127.0.0.1) are different sites. Skips without Chromium unless CI is set.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,10 +13,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript, outside the TS projects.
 import { createSp, idpCertificateFromMetadata } from '../examples/saml-sp/sp.js';
-import { createIdp, type Idp } from '../idp/src/app.ts';
-import { loadConfig } from '../idp/src/config.ts';
+import type { Idp } from '../idp/src/app.ts';
 import { registerSamlSp } from '../idp/src/saml/sps.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
+import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
 if (skipBrowser)
@@ -36,21 +35,9 @@ describe.skipIf(skipBrowser)('SAML login in a real browser', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-saml-browser-'));
     const [idpPort, spPort] = [await freePort(), await freePort()];
-    const issuer = `http://localhost:${idpPort}`;
     spUrl = `http://127.0.0.1:${spPort}`;
-    const config = loadConfig({
-      env: {},
-      cwd: dir,
-      overrides: {
-        dataDir: dir,
-        port: idpPort,
-        host: '127.0.0.1',
-        issuer,
-        logLevel: 'silent',
-        demo: { enabled: false },
-      },
-    });
-    idp = await createIdp(config, { env: { PQID_KEK: randomBytes(32).toString('base64') }, warn: () => {} });
+    let issuer: string;
+    ({ idp, issuer } = await createLocalIdp(dir, idpPort));
     await idp.ctx.accounts.create({
       username: 'alice',
       password: 'correct horse battery staple',

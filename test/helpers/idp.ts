@@ -1,0 +1,26 @@
+/** A real IdP for end-to-end tests: temp data dir, silent, no demo client, its own KEK. */
+import { randomBytes } from 'node:crypto';
+import { createIdp, type Idp } from '../../idp/src/app.ts';
+import { loadConfig } from '../../idp/src/config.ts';
+
+/** Created but not listening: register what the test needs, then `idp.app.listen(...)`. */
+export async function createLocalIdp(dir: string, port: number): Promise<{ idp: Idp; issuer: string }> {
+  const issuer = `http://localhost:${port}`;
+  const config = loadConfig({
+    env: {},
+    cwd: dir,
+    overrides: {
+      dataDir: dir,
+      port,
+      host: '127.0.0.1',
+      issuer,
+      logLevel: 'silent',
+      demo: { enabled: false },
+    },
+  });
+  const idp = await createIdp(config, {
+    env: { PQID_KEK: randomBytes(32).toString('base64') },
+    warn: () => {},
+  });
+  return { idp, issuer };
+}
