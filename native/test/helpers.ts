@@ -1,23 +1,39 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 /**
- * The read-only reference vectors: `PQID_VECTORS` if set, else `<repo>/../shared/vectors/`
- * (from native/test/ three `..` reach the repository's parent directory).
+ * The reference vectors the repository carries (`test/vectors/`, see its PROVENANCE.md), or
+ * `PQID_VECTORS` if set.
  */
 export const VECTORS: string =
-  process.env.PQID_VECTORS ?? fileURLToPath(new URL('../../../shared/vectors/', import.meta.url));
+  process.env.PQID_VECTORS ?? fileURLToPath(new URL('../../test/vectors/', import.meta.url));
 if (!existsSync(join(VECTORS, 'SCHEMAS.md'))) {
-  throw new Error(
-    `shared vectors not found at ${VECTORS} (set PQID_VECTORS to the shared/vectors directory)`,
-  );
+  throw new Error(`test vectors not found at ${VECTORS} (set PQID_VECTORS to a vectors directory)`);
 }
 export const ACVP = join(VECTORS, 'acvp-v1.1.0.43');
 
 export const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
 export const toHex = (b: Uint8Array): string => Buffer.from(b).toString('hex').toUpperCase();
-export const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+/**
+ * Reads a vector file, or its `.gz` copy (the large ACVP files are stored gzipped). A
+ * decompressed ACVP file must match the upstream checksum in `SHA256SUMS.upstream-mirror`.
+ */
+export function readJson<T>(path: string): T {
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as T;
+  const bytes = gunzipSync(readFileSync(`${path}.gz`));
+  const name = `${basename(dirname(path))}/${basename(path)}`;
+  const sums = readFileSync(join(ACVP, 'SHA256SUMS.upstream-mirror'), 'utf8');
+  const want = sums
+    .split('\n')
+    .find((l) => l.endsWith(`  ${name}`))
+    ?.split(' ')[0];
+  const got = createHash('sha256').update(bytes).digest('hex');
+  if (want !== got) throw new Error(`${name}: sha256 ${got} does not match upstream ${want}`);
+  return JSON.parse(bytes.toString('utf8')) as T;
+}
 
 /** Flips bits of one byte in place (a tampering helper that needs no non-null assertion). */
 export function flip(bytes: Uint8Array, index: number, mask = 1): void {

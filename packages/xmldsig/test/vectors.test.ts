@@ -1,5 +1,5 @@
 /**
- * The shared SAML/XML-DSig samples (../shared/vectors/saml-xml, PROVENANCE.md §8). They are signed
+ * The SAML/XML-DSig samples in test/vectors/saml-xml (test/vectors/PROVENANCE.md §8). They are signed
  * with RSA by certificates that were not copied, so nothing here can verify: these tests only use
  * them where the outcome does not depend on the certificate — structural refusals with a specific
  * error code, and "every sample is refused with a typed error, never a crash" for the rest. Any
@@ -13,9 +13,9 @@ import { verifySamlResponse, verifyXml } from '@pqid/xmldsig';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signer } from './helpers/fixtures.ts';
 
-// Same convention as packages/jose/test/helpers/vectors.ts: PQID_VECTORS, else <repo>/../shared/vectors.
+// Same convention as packages/jose/test/helpers/vectors.ts: PQID_VECTORS, else <repo>/test/vectors.
 const DIR = join(
-  process.env.PQID_VECTORS ?? fileURLToPath(new URL('../../../../shared/vectors/', import.meta.url)),
+  process.env.PQID_VECTORS ?? fileURLToPath(new URL('../../../test/vectors/', import.meta.url)),
   'saml-xml',
 );
 const read = (p: string) => readFileSync(join(DIR, p), 'utf8');

@@ -1,28 +1,43 @@
 /**
- * Loaders for the read-only reference vectors in shared/vectors (see SCHEMAS.md, PROVENANCE.md).
- *
- * Location: `PQID_VECTORS` if set, else `<repo>/../shared/vectors/`. From this file
- * (packages/jose/test/helpers/) five `..` reach the repo's parent directory: in the dev tree
- * /work/main → /work, in CI the clone with shared/ beside it.
+ * Loaders for the reference vectors the repository carries in `test/vectors/` (see its
+ * SCHEMAS.md and PROVENANCE.md), or in `PQID_VECTORS` if set.
  *
  * Everything is parsed from the upstream files; nothing here is derived from our own output.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 export const VECTORS_DIR: string = process.env.PQID_VECTORS
   ? process.env.PQID_VECTORS
-  : fileURLToPath(new URL('../../../../../shared/vectors/', import.meta.url));
+  : fileURLToPath(new URL('../../../../test/vectors/', import.meta.url));
 
 if (!existsSync(join(VECTORS_DIR, 'SCHEMAS.md'))) {
-  throw new Error(
-    `shared vectors not found at ${VECTORS_DIR} (set PQID_VECTORS to the shared/vectors directory)`,
-  );
+  throw new Error(`test vectors not found at ${VECTORS_DIR} (set PQID_VECTORS to a vectors directory)`);
 }
 
 export const vectorPath = (...p: string[]): string => join(VECTORS_DIR, ...p);
-const readJson = <T>(...p: string[]): T => JSON.parse(readFileSync(vectorPath(...p), 'utf8')) as T;
+
+/**
+ * A vector file, or its `.gz` copy (the large ACVP files are stored gzipped); a decompressed
+ * ACVP file must match the upstream checksum in `SHA256SUMS.upstream-mirror`.
+ */
+function readJson<T>(...p: string[]): T {
+  const path = vectorPath(...p);
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as T;
+  const bytes = gunzipSync(readFileSync(`${path}.gz`));
+  const name = p.slice(-2).join('/');
+  const sums = readFileSync(vectorPath(ACVP, 'SHA256SUMS.upstream-mirror'), 'utf8');
+  const want = sums
+    .split('\n')
+    .find((l) => l.endsWith(`  ${name}`))
+    ?.split(' ')[0];
+  const got = createHash('sha256').update(bytes).digest('hex');
+  if (want !== got) throw new Error(`${name}: sha256 ${got} does not match upstream ${want}`);
+  return JSON.parse(bytes.toString('utf8')) as T;
+}
 const readText = (...p: string[]): string => readFileSync(vectorPath(...p), 'utf8');
 
 /** ACVP hex is uppercase; "" is the empty byte string. Strict: odd length or junk throws. */
