@@ -16,6 +16,8 @@ import { tokenRoutes } from './oidc/token.ts';
 import { userinfoRoutes } from './oidc/userinfo.ts';
 import { samlRoutes } from './saml/routes.ts';
 import { applySecurityHeaders, securityHeaders } from './security/headers.ts';
+import { signInRoutes } from './signin/routes.ts';
+import { SignIn } from './signin/sign-in.ts';
 
 export interface ServerOptions {
   /** Where logs go instead of stdout (tests). */
@@ -57,15 +59,18 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   // Before the route plugins, so their requests are timed too.
   metricsRoutes(app, ctx);
   const { prefix } = endpoints(ctx.config.issuer);
+  // Beneath both protocols: OIDC and SAML send the browser here to sign in.
+  const signIn = new SignIn(ctx);
   await app.register(
     async (scope) => {
+      await scope.register(signInRoutes, { ctx, signIn });
       await scope.register(discoveryRoutes, { ctx });
-      await scope.register(authorizeRoutes, { ctx });
+      await scope.register(authorizeRoutes, { ctx, signIn });
       await scope.register(tokenRoutes, { ctx });
       await scope.register(userinfoRoutes, { ctx });
       await scope.register(introspectionRoutes, { ctx });
       await scope.register(logoutRoutes, { ctx });
-      await scope.register(samlRoutes, { ctx });
+      await scope.register(samlRoutes, { ctx, signIn });
     },
     { prefix },
   );

@@ -1,26 +1,20 @@
 /**
- * The authorization endpoint and the login interaction behind it. A request that needs a login
- * is parked as an Interaction (its validated parameters plus a CSRF token) and the browser is
- * sent to the login page; the interaction cookie binds the form post to this browser.
+ * The authorization endpoint. A request is validated here; signing in (and the consent page) is
+ * the sign-in module's job: a request that needs a login is handed to it with the validated
+ * parameters, and comes back through the `oidc` resumer once the user has signed in.
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { endpoints, type IdpContext } from '../context.ts';
-import { randomToken, safeEqual } from '../crypto/secrets.ts';
+import type { IdpContext } from '../context.ts';
+import { currentSession, type SessionRecord } from '../signin/session.ts';
+import type { SignIn } from '../signin/sign-in.ts';
+import { pageErrorHandler } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
-import { consentPage, errorPage, loginPage } from '../ui/pages.ts';
+import { errorPage } from '../ui/pages.ts';
 import { type AuthorizeParams, type AuthRequest, validateAuthorizeRequest } from './authorize-request.ts';
 import { needsConsent, rememberConsent } from './consent.ts';
-import { outagePage } from './errors.ts';
 import { issueCode } from './issue.ts';
-import { redirect303, respond } from './respond.ts';
-import {
-  cookieOptions,
-  currentSession,
-  INTERACTION_COOKIE,
-  type SessionRecord,
-  startSession,
-} from './session.ts';
+import { respond } from './respond.ts';
 
 const PARAM_NAMES = [
   'client_id',
@@ -44,97 +38,18 @@ const paramsSchema = {
   properties: Object.fromEntries(PARAM_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])),
 } as const;
 
-const loginBodySchema = {
-  type: 'object',
-  required: ['csrf'],
-  properties: {
-    csrf: { type: 'string', maxLength: 256 },
-    username: { type: 'string', maxLength: 256 },
-    password: { type: 'string', maxLength: 1024 },
-  },
-} as const;
-
-const consentBodySchema = {
-  type: 'object',
-  required: ['csrf', 'decision'],
-  properties: {
-    csrf: { type: 'string', maxLength: 256 },
-    decision: { type: 'string', enum: ['allow', 'deny'] },
-  },
-} as const;
-
-/** A parked request: first `login`, then (if needed) `consent` for the account that signed in. */
-interface InteractionRecord {
-  [member: string]: unknown;
-  /** Absent for a login parked by another protocol: then `external` says where to continue. */
-  request?: AuthRequest;
-  external?: ExternalLogin;
-  csrf: string;
-  stage?: 'login' | 'consent';
-  accountId?: string;
-  authTime?: number;
-}
-
 export interface AuthorizeOptions {
   ctx: IdpContext;
+  signIn: SignIn;
 }
 
-/** A login requested by another protocol (SAML SSO): same page, same session, then `returnTo`. */
-export interface ExternalLogin {
-  /** A path on this IdP where the browser continues once signed in. */
-  returnTo: string;
-  clientName: string;
-}
-
-/**
- * Send the browser through the login page on behalf of another protocol; after sign-in it is
- * redirected to `login.returnTo`. Only same-origin paths, so this cannot become an open redirect.
- */
-export async function parkExternalLogin(
-  ctx: IdpContext,
-  reply: FastifyReply,
-  login: ExternalLogin,
-): Promise<FastifyReply> {
-  if (!login.returnTo.startsWith('/') || login.returnTo.startsWith('//'))
-    throw new Error('returnTo must be a path on this IdP');
-  const ep = endpoints(ctx.config.issuer);
-  const uid = randomToken(16);
-  const record: InteractionRecord = { external: login, csrf: randomToken(), stage: 'login' };
-  await ctx.storage.adapter('Interaction').upsert(uid, record, ctx.config.ttl.interaction);
-  reply.setCookie(
-    INTERACTION_COOKIE,
-    uid,
-    cookieOptions(ctx, `${ep.prefix}/interaction`, ctx.config.ttl.interaction),
-  );
-  return redirect303(reply, ep.interaction(uid));
-}
-
-export async function authorizeRoutes(app: FastifyInstance, { ctx }: AuthorizeOptions): Promise<void> {
-  const ep = endpoints(ctx.config.issuer);
-  const interactions = ctx.storage.adapter('Interaction');
-
+export async function authorizeRoutes(
+  app: FastifyInstance,
+  { ctx, signIn }: AuthorizeOptions,
+): Promise<void> {
   // Nothing on these routes may redirect on bad input before the redirect_uri is verified.
-  app.setErrorHandler((err, req, reply) => {
-    const outage = outagePage(err, req, reply);
-    if (outage) return outage;
-    const status =
-      typeof (err as { statusCode?: number }).statusCode === 'number'
-        ? (err as { statusCode: number }).statusCode
-        : 500;
-    if (status >= 500) req.log.error({ err }, 'authorization endpoint failure');
-    const clientStatus = Math.min(status, 500);
-    const message =
-      clientStatus === 500
-        ? 'Something went wrong on our side. Please try again.'
-        : 'The request is malformed.';
-    return sendPage(
-      reply,
-      clientStatus,
-      errorPage('Invalid request', message, clientStatus === 500 ? 'server_error' : 'invalid_request'),
-    );
-  });
+  app.setErrorHandler(pageErrorHandler('authorization endpoint failure'));
 
-  const redirect = redirect303;
   const answer = (reply: FastifyReply, request: AuthRequest, params: Record<string, string | undefined>) =>
     // `iss` in every response (RFC 9207) defends clients against mix-up attacks.
     respond(reply, request.redirectUri, request.responseMode, {
@@ -142,17 +57,22 @@ export async function authorizeRoutes(app: FastifyInstance, { ctx }: AuthorizeOp
       state: request.state,
       iss: ctx.config.issuer,
     });
+  // The login and consent pages may redirect straight on to the client.
+  const formTargets = (request: AuthRequest) => [new URL(request.redirectUri).origin];
 
-  async function park(reply: FastifyReply, record: InteractionRecord): Promise<FastifyReply> {
-    const uid = randomToken(16);
-    await interactions.upsert(uid, record, ctx.config.ttl.interaction);
-    reply.setCookie(
-      INTERACTION_COOKIE,
-      uid,
-      cookieOptions(ctx, `${ep.prefix}/interaction`, ctx.config.ttl.interaction),
-    );
-    return redirect(reply, ep.interaction(uid));
-  }
+  signIn.register('oidc', {
+    signedIn: (reply, session, state) => afterLogin(reply, state as AuthRequest, session),
+    async consented(reply, allowed, session, state) {
+      const request = state as AuthRequest;
+      if (!allowed)
+        return answer(reply, request, {
+          error: 'access_denied',
+          error_description: 'the end-user denied the request',
+        });
+      await rememberConsent(ctx, session.accountId, request.clientId, request.scope);
+      return finish(reply, request, session);
+    },
+  });
 
   /** Signed in: ask for consent when needed, else issue the code. */
   async function afterLogin(
@@ -166,12 +86,13 @@ export async function authorizeRoutes(app: FastifyInstance, { ctx }: AuthorizeOp
           error: 'consent_required',
           error_description: 'the end-user has not consented',
         });
-      return park(reply, {
-        request,
-        csrf: randomToken(),
-        stage: 'consent',
-        accountId: session.accountId,
-        authTime: session.authTime,
+      const client = await ctx.clients.find(request.clientId);
+      return signIn.askConsent(reply, {
+        next: { resume: 'oidc', state: request },
+        session,
+        clientName: client?.client_name ?? request.clientId,
+        scopes: request.scope.split(' ').filter(Boolean),
+        formTargets: formTargets(request),
       });
     }
     return finish(reply, request, session);
@@ -215,7 +136,7 @@ export async function authorizeRoutes(app: FastifyInstance, { ctx }: AuthorizeOp
         iss: ctx.config.issuer,
       });
     }
-    const { request } = outcome;
+    const { request, client } = outcome;
     const session = await currentSession(ctx, req);
     const fresh =
       session !== undefined &&
@@ -228,7 +149,12 @@ export async function authorizeRoutes(app: FastifyInstance, { ctx }: AuthorizeOp
         error_description: 'end-user is not signed in',
       });
     }
-    return park(reply, { request, csrf: randomToken(), stage: 'login' });
+    return signIn.begin(reply, {
+      next: { resume: 'oidc', state: request },
+      clientName: client.client_name ?? request.clientId,
+      formTargets: formTargets(request),
+      ...(request.loginHint !== undefined ? { loginHint: request.loginHint } : {}),
+    });
   }
 
   app.get('/authorize', { schema: { querystring: paramsSchema } }, (req, reply) =>
@@ -236,146 +162,5 @@ export async function authorizeRoutes(app: FastifyInstance, { ctx }: AuthorizeOp
   );
   app.post('/authorize', { schema: { body: paramsSchema } }, (req, reply) =>
     authorize(req, reply, (req.body ?? {}) as AuthorizeParams),
-  );
-
-  async function loadInteraction(req: FastifyRequest, uid: string): Promise<InteractionRecord | undefined> {
-    const cookie = req.cookies[INTERACTION_COOKIE];
-    if (!cookie || !safeEqual(cookie, uid)) return undefined;
-    const record = (await interactions.find(uid)) as InteractionRecord | undefined;
-    return record && record.consumed === undefined ? record : undefined;
-  }
-
-  const expired = (reply: FastifyReply) =>
-    sendPage(
-      reply,
-      400,
-      errorPage(
-        'Sign-in expired',
-        'This sign-in page has expired. Go back to the application and start again.',
-        'interaction_expired',
-      ),
-    );
-
-  async function renderLogin(
-    reply: FastifyReply,
-    uid: string,
-    record: InteractionRecord,
-    status: number,
-    extra: { error?: string; username?: string } = {},
-  ) {
-    if (!record.request) {
-      const html = loginPage({
-        action: `${ep.interaction(uid)}/login`,
-        csrf: record.csrf,
-        clientName: record.external?.clientName ?? 'an application',
-        ...(extra.username ? { username: extra.username } : {}),
-        ...(extra.error ? { error: extra.error } : {}),
-      });
-      return sendPage(reply, status, html);
-    }
-    const client = await ctx.clients.find(record.request.clientId);
-    const html = loginPage({
-      action: `${ep.interaction(uid)}/login`,
-      csrf: record.csrf,
-      clientName: client?.client_name ?? record.request.clientId,
-      ...((extra.username ?? record.request.loginHint)
-        ? { username: extra.username ?? record.request.loginHint }
-        : {}),
-      ...(extra.error ? { error: extra.error } : {}),
-    });
-    return sendPage(reply, status, html, [new URL(record.request.redirectUri).origin]);
-  }
-
-  async function renderConsent(reply: FastifyReply, uid: string, record: InteractionRecord) {
-    if (!record.request) return expired(reply);
-    const client = await ctx.clients.find(record.request.clientId);
-    const html = consentPage({
-      action: `${ep.interaction(uid)}/consent`,
-      csrf: record.csrf,
-      clientName: client?.client_name ?? record.request.clientId,
-      scopes: record.request.scope.split(' ').filter(Boolean),
-    });
-    return sendPage(reply, 200, html, [new URL(record.request.redirectUri).origin]);
-  }
-
-  const csrfRefused = (reply: FastifyReply) =>
-    sendPage(
-      reply,
-      403,
-      errorPage(
-        'Request refused',
-        'The form could not be verified. Go back to the application and start again.',
-        'csrf',
-      ),
-    );
-
-  const uidParams = {
-    type: 'object',
-    required: ['uid'],
-    properties: { uid: { type: 'string', maxLength: 64 } },
-  } as const;
-
-  app.get<{ Params: { uid: string } }>(
-    '/interaction/:uid',
-    { schema: { params: uidParams } },
-    async (req, reply) => {
-      const record = await loadInteraction(req, req.params.uid);
-      if (!record) return expired(reply);
-      if (record.stage === 'consent') return renderConsent(reply, req.params.uid, record);
-      return renderLogin(reply, req.params.uid, record, 200);
-    },
-  );
-
-  app.post<{ Params: { uid: string }; Body: { csrf: string; username?: string; password?: string } }>(
-    '/interaction/:uid/login',
-    { schema: { params: uidParams, body: loginBodySchema } },
-    async (req, reply) => {
-      const { uid } = req.params;
-      const record = await loadInteraction(req, uid);
-      if (!record || record.stage === 'consent') return expired(reply);
-      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
-      const username = (req.body.username ?? '').trim();
-      const attempt = await ctx.loginLimiter.attempt({ username, address: req.ip }, () =>
-        ctx.accounts.authenticate(username, req.body.password ?? ''),
-      );
-      if (!attempt.ok) {
-        if (attempt.retryAfter !== undefined) reply.header('retry-after', String(attempt.retryAfter));
-        return renderLogin(reply, uid, record, attempt.locked ? 429 : 401, {
-          error: attempt.message,
-          username,
-        });
-      }
-      const { account } = attempt;
-      // Single use: a replayed form post after success finds the interaction consumed.
-      if (!(await interactions.consume(uid))) return expired(reply);
-      const session = await startSession(ctx, reply, ep.prefix, account.sub);
-      reply.clearCookie(INTERACTION_COOKIE, cookieOptions(ctx, `${ep.prefix}/interaction`));
-      if (record.external) return redirect(reply, record.external.returnTo);
-      if (!record.request) return expired(reply);
-      return afterLogin(reply, record.request, session);
-    },
-  );
-
-  app.post<{ Params: { uid: string }; Body: { csrf: string; decision: 'allow' | 'deny' } }>(
-    '/interaction/:uid/consent',
-    { schema: { params: uidParams, body: consentBodySchema } },
-    async (req, reply) => {
-      const { uid } = req.params;
-      const record = await loadInteraction(req, uid);
-      if (record?.stage !== 'consent' || !record.accountId || !record.request) return expired(reply);
-      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
-      if (!(await interactions.consume(uid))) return expired(reply);
-      reply.clearCookie(INTERACTION_COOKIE, cookieOptions(ctx, `${ep.prefix}/interaction`));
-      if (req.body.decision === 'deny')
-        return answer(reply, record.request, {
-          error: 'access_denied',
-          error_description: 'the end-user denied the request',
-        });
-      await rememberConsent(ctx, record.accountId, record.request.clientId, record.request.scope);
-      return finish(reply, record.request, {
-        accountId: record.accountId,
-        authTime: record.authTime ?? Math.floor(Date.now() / 1000),
-      });
-    },
   );
 }

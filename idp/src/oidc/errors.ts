@@ -4,8 +4,6 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isStorageUnavailable, storageUnavailableResponse } from '../storage/errors.ts';
-import { sendPage } from '../ui/html.ts';
-import { errorPage } from '../ui/pages.ts';
 
 export class OAuthError extends Error {
   override name = 'OAuthError';
@@ -50,20 +48,4 @@ export function jsonErrorHandler(
     return sendOAuthError(reply, new OAuthError('invalid_request', fe.message, status));
   req.log.error({ err }, 'unhandled error');
   return sendOAuthError(reply, new OAuthError('server_error', 'internal error', 500));
-}
-
-/** For HTML routes: a 503 page during a storage outage; undefined for any other error. */
-export function outagePage(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
-  if (!isStorageUnavailable(err)) return undefined;
-  req.log.warn({ code: err.code }, 'storage unavailable');
-  reply.header('retry-after', String(err.retryAfter));
-  return sendPage(
-    reply,
-    503,
-    errorPage(
-      'Temporarily unavailable',
-      'The service is temporarily unavailable. Please try again shortly.',
-      'temporarily_unavailable',
-    ),
-  );
 }

@@ -10,13 +10,12 @@ import { algorithms, createLocalJWKSet, verifyJwt } from '@pqid/jose';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Client } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
-import { randomToken, safeEqual, tokenId } from '../crypto/secrets.ts';
-import { sendPage } from '../ui/html.ts';
+import { randomToken, safeEqual } from '../crypto/secrets.ts';
+import { cookieOptions, currentSession, endSession } from '../signin/session.ts';
+import { outagePage } from '../ui/errors.ts';
+import { redirect303, sendPage } from '../ui/html.ts';
 import { errorPage, logoutConfirmPage, messagePage } from '../ui/pages.ts';
 import { redirectWith } from './authorize-request.ts';
-import { outagePage } from './errors.ts';
-import { redirect303 } from './respond.ts';
-import { cookieOptions, currentSession, SESSION_COOKIE } from './session.ts';
 
 const LOGOUT_COOKIE = 'pqid_logout';
 const PARAMS = [
@@ -90,12 +89,6 @@ export async function logoutRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
     }
   }
 
-  async function endSession(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const id = req.cookies[SESSION_COOKIE];
-    if (id) await ctx.storage.adapter('Session').destroy(tokenId(id));
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, ep.prefix || '/'));
-  }
-
   function done(reply: FastifyReply, record: LogoutTarget): FastifyReply {
     if (record.postLogoutRedirectUri)
       return redirect303(reply, redirectWith(record.postLogoutRedirectUri, { state: record.state }));
@@ -133,7 +126,7 @@ export async function logoutRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
     const session = await currentSession(ctx, req);
     // A verified hint for the signed-in user (or nobody signed in): no question to ask.
     if (hint && (!session || session.accountId === hint.sub)) {
-      await endSession(req, reply);
+      await endSession(ctx, req, reply);
       return done(reply, record);
     }
     const uid = randomToken(16);
@@ -181,7 +174,7 @@ export async function logoutRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
       reply.clearCookie(LOGOUT_COOKIE, cookieOptions(ctx, path));
       if (req.body.logout === 'no')
         return sendPage(reply, 200, messagePage('Still signed in', 'You are still signed in.'));
-      await endSession(req, reply);
+      await endSession(ctx, req, reply);
       const { csrf: _csrf, consumed: _c, ...rest } = record;
       return done(reply, rest);
     },

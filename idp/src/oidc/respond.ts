@@ -1,12 +1,8 @@
 /** Delivering an authorization response: a 303 with a query (default) or a form_post page. */
 import type { FastifyReply } from 'fastify';
-import { sendPage } from '../ui/html.ts';
+import { redirect303, sendPage } from '../ui/html.ts';
 import { AUTO_SUBMIT, formPostPage } from '../ui/pages.ts';
 import { type ResponseMode, redirectWith } from './authorize-request.ts';
-
-export function redirect303(reply: FastifyReply, url: string): FastifyReply {
-  return reply.code(303).header('cache-control', 'no-store').redirect(url, 303);
-}
 
 export function respond(
   reply: FastifyReply,

@@ -11,10 +11,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
-import { randomToken, tokenId } from '../crypto/secrets.ts';
-import { parkExternalLogin } from '../oidc/authorize.ts';
-import { outagePage } from '../oidc/errors.ts';
-import { cookieOptions, currentSession, SESSION_COOKIE, type SessionRecord } from '../oidc/session.ts';
+import { randomToken } from '../crypto/secrets.ts';
+import { currentSession, endSession, SESSION_COOKIE, type SessionRecord } from '../signin/session.ts';
+import type { SignIn } from '../signin/sign-in.ts';
+import { outagePage } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
 import { errorPage } from '../ui/pages.ts';
 import { type AuthnRequestInfo, readAuthnRequest, unsupportedNameIdFormat } from './authn-request.ts';
@@ -54,7 +54,10 @@ interface PendingSso extends AuthnRequestInfo {
   createdAt: number;
 }
 
-export async function samlRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+export async function samlRoutes(
+  app: FastifyInstance,
+  { ctx, signIn }: { ctx: IdpContext; signIn: SignIn },
+): Promise<void> {
   if (!ctx.config.saml.enabled) return;
   const ep = samlEndpoints(ctx.config);
   const { prefix } = endpoints(ctx.config.issuer);
@@ -137,8 +140,8 @@ export async function samlRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContex
     const uid = randomToken(16);
     const record: PendingSso = { ...info, createdAt: Math.floor(Date.now() / 1000) };
     await pending.upsert(`saml:${uid}`, record, ctx.config.ttl.interaction);
-    return parkExternalLogin(ctx, reply, {
-      returnTo: `${prefix}/saml/continue/${uid}`,
+    return signIn.begin(reply, {
+      next: { returnTo: `${prefix}/saml/continue/${uid}` },
       clientName: sp.name ?? sp.entityId,
     });
   }
@@ -268,7 +271,7 @@ export async function samlRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContex
     if (session) {
       const account = await ctx.accounts.find(session.accountId);
       const persistent = account ? pairwiseId(await certs.pairwiseSalt(), sp.entityId, account.sub) : '';
-      if (!account || namesAccount(info, account, persistent)) await endSession(req, reply);
+      if (!account || namesAccount(info, account, persistent)) await endSession(ctx, req, reply);
       // Someone else's NameID: this browser's session is not theirs to end.
       else code = STATUS.requester;
     }
@@ -283,12 +286,6 @@ export async function samlRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContex
       SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
       RelayState: accepted.relayState,
     });
-  }
-
-  async function endSession(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const id = req.cookies[SESSION_COOKIE];
-    if (id) await ctx.storage.adapter('Session').destroy(tokenId(id));
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, prefix || '/'));
   }
 
   app.get<{ Querystring: SamlParams }>(

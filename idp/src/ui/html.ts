@@ -70,3 +70,8 @@ export function sendPage(
     })
     .send(html);
 }
+
+/** 303 so the browser follows with a GET, whatever method brought it here; never cached. */
+export function redirect303(reply: FastifyReply, url: string): FastifyReply {
+  return reply.code(303).header('cache-control', 'no-store').redirect(url, 303);
+}

@@ -1,10 +1,12 @@
-/** The browser session: the cookie carries only a random id; the record lives in storage. */
+/**
+ * The browser session, shared by OIDC and SAML: the cookie carries only a random id; the record
+ * lives in storage under the id's digest, so a database dump holds no usable cookie.
+ */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdpContext } from '../context.ts';
+import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken, tokenId } from '../crypto/secrets.ts';
 
 export const SESSION_COOKIE = 'pqid_session';
-export const INTERACTION_COOKIE = 'pqid_interaction';
 
 export interface SessionRecord {
   [member: string]: unknown;
@@ -22,6 +24,8 @@ export function cookieOptions(ctx: IdpContext, path: string, maxAge?: number) {
   };
 }
 
+const sessionPath = (ctx: IdpContext) => endpoints(ctx.config.issuer).prefix || '/';
+
 export async function currentSession(
   ctx: IdpContext,
   req: FastifyRequest,
@@ -34,12 +38,18 @@ export async function currentSession(
 export async function startSession(
   ctx: IdpContext,
   reply: FastifyReply,
-  prefix: string,
   accountId: string,
 ): Promise<SessionRecord> {
   const id = randomToken();
   const record: SessionRecord = { accountId, authTime: Math.floor(Date.now() / 1000) };
   await ctx.storage.adapter('Session').upsert(tokenId(id), record, ctx.config.ttl.session);
-  reply.setCookie(SESSION_COOKIE, id, cookieOptions(ctx, prefix || '/', ctx.config.ttl.session));
+  reply.setCookie(SESSION_COOKIE, id, cookieOptions(ctx, sessionPath(ctx), ctx.config.ttl.session));
   return record;
+}
+
+/** Sign this browser out: the record goes, and so does the cookie. */
+export async function endSession(ctx: IdpContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const id = req.cookies[SESSION_COOKIE];
+  if (id) await ctx.storage.adapter('Session').destroy(tokenId(id));
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, sessionPath(ctx)));
 }

@@ -1,0 +1,26 @@
+/**
+ * The password factor, behind the login limiter: while a username or address is locked out the
+ * password is not even checked, and every failure counts on every instance
+ * (security/login-limiter.ts). Each factor answers the same way, so the routes treat them alike.
+ */
+import type { IdpContext } from '../context.ts';
+
+export type FactorResult =
+  | { ok: true; accountId: string }
+  | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
+
+export async function passwordFactor(
+  ctx: IdpContext,
+  input: { username: string; password: string; address: string },
+): Promise<FactorResult> {
+  const attempt = await ctx.loginLimiter.attempt({ username: input.username, address: input.address }, () =>
+    ctx.accounts.authenticate(input.username, input.password),
+  );
+  if (attempt.ok) return { ok: true, accountId: attempt.account.sub };
+  return {
+    ok: false,
+    status: attempt.locked ? 429 : 401,
+    message: attempt.message,
+    ...(attempt.retryAfter !== undefined ? { retryAfter: attempt.retryAfter } : {}),
+  };
+}
