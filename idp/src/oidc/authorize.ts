@@ -6,7 +6,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpContext } from '../context.ts';
-import { currentSession, type SessionRecord } from '../signin/session.ts';
+import type { AuthContext } from '../signin/auth-context.ts';
 import type { SignIn } from '../signin/sign-in.ts';
 import { pageErrorHandler } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
@@ -61,16 +61,16 @@ export async function authorizeRoutes(
   const formTargets = (request: AuthRequest) => [new URL(request.redirectUri).origin];
 
   signIn.register('oidc', {
-    signedIn: (reply, session, state) => afterLogin(reply, state as AuthRequest, session),
-    async consented(reply, allowed, session, state) {
+    signedIn: (reply, auth, state) => afterLogin(reply, state as AuthRequest, auth),
+    async consented(reply, allowed, auth, state) {
       const request = state as AuthRequest;
       if (!allowed)
         return answer(reply, request, {
           error: 'access_denied',
           error_description: 'the end-user denied the request',
         });
-      await rememberConsent(ctx, session.accountId, request.clientId, request.scope);
-      return finish(reply, request, session);
+      await rememberConsent(ctx, auth.accountId, request.clientId, request.scope);
+      return finish(reply, request, auth);
     },
   });
 
@@ -78,9 +78,9 @@ export async function authorizeRoutes(
   async function afterLogin(
     reply: FastifyReply,
     request: AuthRequest,
-    session: SessionRecord,
+    auth: AuthContext,
   ): Promise<FastifyReply> {
-    if (await needsConsent(ctx, request, session.accountId)) {
+    if (await needsConsent(ctx, request, auth.accountId)) {
       if (request.prompt.includes('none'))
         return answer(reply, request, {
           error: 'consent_required',
@@ -89,26 +89,22 @@ export async function authorizeRoutes(
       const client = await ctx.clients.find(request.clientId);
       return signIn.askConsent(reply, {
         next: { resume: 'oidc', state: request },
-        session,
+        auth,
         clientName: client?.client_name ?? request.clientId,
         scopes: request.scope.split(' ').filter(Boolean),
         formTargets: formTargets(request),
       });
     }
-    return finish(reply, request, session);
+    return finish(reply, request, auth);
   }
 
-  async function finish(
-    reply: FastifyReply,
-    request: AuthRequest,
-    session: SessionRecord,
-  ): Promise<FastifyReply> {
+  async function finish(reply: FastifyReply, request: AuthRequest, auth: AuthContext): Promise<FastifyReply> {
     const code = await issueCode(ctx, {
       clientId: request.clientId,
-      accountId: session.accountId,
+      accountId: auth.accountId,
       redirectUri: request.redirectUri,
       scope: request.scope,
-      authTime: session.authTime,
+      authTime: auth.authTime,
       ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
       ...(request.codeChallenge !== undefined ? { codeChallenge: request.codeChallenge } : {}),
     });
@@ -137,12 +133,11 @@ export async function authorizeRoutes(
       });
     }
     const { request, client } = outcome;
-    const session = await currentSession(ctx, req);
-    const fresh =
-      session !== undefined &&
-      !request.prompt.includes('login') &&
-      (request.maxAge === undefined || Math.floor(Date.now() / 1000) - session.authTime <= request.maxAge);
-    if (fresh && session) return afterLogin(reply, request, session);
+    const session = await signIn.check(req, {
+      reauthenticate: request.prompt.includes('login'),
+      ...(request.maxAge !== undefined ? { maxAge: request.maxAge } : {}),
+    });
+    if (session.ok) return afterLogin(reply, request, session.auth);
     if (request.prompt.includes('none')) {
       return answer(reply, request, {
         error: 'login_required',

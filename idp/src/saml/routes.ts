@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken } from '../crypto/secrets.ts';
-import { currentSession, endSession, SESSION_COOKIE, type SessionRecord } from '../signin/session.ts';
+import type { AuthContext } from '../signin/auth-context.ts';
+import { currentSession, endSession, SESSION_COOKIE } from '../signin/session.ts';
 import type { SignIn } from '../signin/sign-in.ts';
 import { outagePage } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
@@ -134,8 +135,8 @@ export async function samlRoutes(
         STATUS.invalidNameIdPolicy,
         'The requested NameID format is not supported.',
       );
-    const session = await currentSession(ctx, req);
-    if (session && !info.forceAuthn) return login(req, reply, sp, info, session);
+    const session = await signIn.check(req, { reauthenticate: info.forceAuthn });
+    if (session.ok) return login(req, reply, sp, info, session.auth);
     if (info.isPassive) return status(reply, sp, info, STATUS.noPassive);
     const uid = randomToken(16);
     const record: PendingSso = { ...info, createdAt: Math.floor(Date.now() / 1000) };
@@ -161,19 +162,21 @@ export async function samlRoutes(
     async (req, reply) => {
       const key = `saml:${req.params.uid}`;
       const record = (await pending.find(key)) as PendingSso | undefined;
-      const session = await currentSession(ctx, req);
-      if (!record || !session || !(await pending.consume(key)))
+      const session = await signIn.check(
+        req,
+        record?.forceAuthn ? { authenticatedSince: record.createdAt } : {},
+      );
+      if (!record || (!session.ok && session.unmet === 'session') || !(await pending.consume(key)))
         throw new SamlRequestError(
           'This sign-in has expired. Go back to the application and start again.',
           'expired',
         );
-      if (record.forceAuthn && session.authTime < record.createdAt)
-        throw new SamlRequestError('A fresh sign-in was required.', 'login_required');
+      if (!session.ok) throw new SamlRequestError('A fresh sign-in was required.', 'login_required');
       const sp = await sps.find(record.spEntityId);
       // Re-checked: the registration may have changed while the user was signing in.
       if (!sp?.acsUrls.includes(record.acsUrl))
         throw new SamlRequestError('The application is no longer registered.', 'unknown_sp');
-      return login(req, reply, sp, record, session);
+      return login(req, reply, sp, record, session.auth);
     },
   );
 
@@ -193,7 +196,7 @@ export async function samlRoutes(
     reply: FastifyReply,
     sp: SamlSp,
     info: AuthnRequestInfo,
-    session: SessionRecord,
+    session: AuthContext,
   ) {
     const account = await ctx.accounts.find(session.accountId);
     if (!account) throw new SamlRequestError('Your account is no longer available.', 'login_required');

@@ -4,9 +4,11 @@
  * (security/login-limiter.ts). Each factor answers the same way, so the routes treat them alike.
  */
 import type { IdpContext } from '../context.ts';
+import { AMR } from './auth-context.ts';
 
 export type FactorResult =
-  | { ok: true; accountId: string }
+  /** `amr`: the methods this factor used (RFC 8176). */
+  | { ok: true; accountId: string; amr: string[] }
   | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
 
 export async function passwordFactor(
@@ -16,7 +18,7 @@ export async function passwordFactor(
   const attempt = await ctx.loginLimiter.attempt({ username: input.username, address: input.address }, () =>
     ctx.accounts.authenticate(input.username, input.password),
   );
-  if (attempt.ok) return { ok: true, accountId: attempt.account.sub };
+  if (attempt.ok) return { ok: true, accountId: attempt.account.sub, amr: [AMR.password] };
   return {
     ok: false,
     status: attempt.locked ? 429 : 401,

@@ -143,13 +143,13 @@ export async function signInRoutes(
       }
       // Single use: a replayed form post after success finds the interaction consumed.
       if (!(await interactions.consume(uid))) return expired(reply);
-      const session = await startSession(ctx, reply, result.accountId);
+      const auth = await startSession(ctx, reply, result.accountId, result.amr);
       reply.clearCookie(INTERACTION_COOKIE, interactionCookie());
       const { next } = record;
       if ('returnTo' in next) return redirect303(reply, next.returnTo);
       const resumer = signIn.resumer(next.resume);
       if (!resumer) return expired(reply);
-      return resumer.signedIn(reply, session, next.state);
+      return resumer.signedIn(reply, auth, next.state);
     },
   );
 
@@ -165,7 +165,7 @@ export async function signInRoutes(
       if (!resumer?.consented) return expired(reply);
       if (!(await interactions.consume(uid))) return expired(reply);
       reply.clearCookie(INTERACTION_COOKIE, interactionCookie());
-      return resumer.consented(reply, req.body.decision === 'allow', record.session, record.next.state);
+      return resumer.consented(reply, req.body.decision === 'allow', record.auth, record.next.state);
     },
   );
 }

@@ -5,13 +5,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken, tokenId } from '../crypto/secrets.ts';
+import { AMR, type AuthContext, authContext } from './auth-context.ts';
 
 export const SESSION_COOKIE = 'pqid_session';
 
-export interface SessionRecord {
+/** What storage holds; `acr` is not stored but derived from `amr`, so it follows policy changes. */
+interface SessionRecord {
   [member: string]: unknown;
   accountId: string;
   authTime: number;
+  /** Absent in sessions started before it was recorded: those were all password sign-ins. */
+  amr?: string[];
 }
 
 export function cookieOptions(ctx: IdpContext, path: string, maxAge?: number) {
@@ -26,25 +30,27 @@ export function cookieOptions(ctx: IdpContext, path: string, maxAge?: number) {
 
 const sessionPath = (ctx: IdpContext) => endpoints(ctx.config.issuer).prefix || '/';
 
-export async function currentSession(
-  ctx: IdpContext,
-  req: FastifyRequest,
-): Promise<SessionRecord | undefined> {
+/** This browser's session, whatever it achieved; protocols ask SignIn.check instead. */
+export async function currentSession(ctx: IdpContext, req: FastifyRequest): Promise<AuthContext | undefined> {
   const id = req.cookies[SESSION_COOKIE];
   if (!id) return undefined;
-  return (await ctx.storage.adapter('Session').find(tokenId(id))) as SessionRecord | undefined;
+  const record = (await ctx.storage.adapter('Session').find(tokenId(id))) as SessionRecord | undefined;
+  if (!record) return undefined;
+  return authContext(record.accountId, record.authTime, record.amr ?? [AMR.password]);
 }
 
+/** A new session for a user who just authenticated with the methods `amr`. */
 export async function startSession(
   ctx: IdpContext,
   reply: FastifyReply,
   accountId: string,
-): Promise<SessionRecord> {
+  amr: string[],
+): Promise<AuthContext> {
   const id = randomToken();
-  const record: SessionRecord = { accountId, authTime: Math.floor(Date.now() / 1000) };
+  const record: SessionRecord = { accountId, authTime: Math.floor(Date.now() / 1000), amr };
   await ctx.storage.adapter('Session').upsert(tokenId(id), record, ctx.config.ttl.session);
   reply.setCookie(SESSION_COOKIE, id, cookieOptions(ctx, sessionPath(ctx), ctx.config.ttl.session));
-  return record;
+  return authContext(record.accountId, record.authTime, amr);
 }
 
 /** Sign this browser out: the record goes, and so does the cookie. */

@@ -1,28 +1,26 @@
 /**
- * Sign-in as a service for the protocols. OIDC and SAML never show a login page themselves: they
- * hand the browser to `begin`, and get it back signed in, either in place through the resumer
- * they registered (OIDC continues straight to the code redirect) or at a path of theirs (SAML).
+ * Sign-in as a service for the protocols. OIDC and SAML ask `check` for a session that meets
+ * what they need (max_age, prompt=login or ForceAuthn, a minimum acr) and get its
+ * authentication context. When there is none they never show a login page themselves: they hand
+ * the browser to `begin`, and get it back signed in, either in place through the resumer they
+ * registered (OIDC continues straight to the code redirect) or at a path of theirs (SAML).
  * A started sign-in is parked as an Interaction (what to do next, what the page shows, a CSRF
  * token) bound to this browser by the interaction cookie; routes.ts serves its pages.
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken } from '../crypto/secrets.ts';
 import type { Payload } from '../storage/adapter.ts';
 import { redirect303 } from '../ui/html.ts';
-import { cookieOptions, type SessionRecord } from './session.ts';
+import { type AuthContext, type SignInNeed, type Unmet, unmetBy } from './auth-context.ts';
+import { cookieOptions, currentSession } from './session.ts';
 
 export const INTERACTION_COOKIE = 'pqid_interaction';
 
 /** How a protocol continues a request once the user has signed in or answered the consent page. */
 export interface Resumer {
-  signedIn(reply: FastifyReply, session: SessionRecord, state: Payload): Promise<FastifyReply>;
-  consented?(
-    reply: FastifyReply,
-    allowed: boolean,
-    session: SessionRecord,
-    state: Payload,
-  ): Promise<FastifyReply>;
+  signedIn(reply: FastifyReply, auth: AuthContext, state: Payload): Promise<FastifyReply>;
+  consented?(reply: FastifyReply, allowed: boolean, auth: AuthContext, state: Payload): Promise<FastifyReply>;
 }
 
 /** Where the browser goes once signed in. */
@@ -48,9 +46,12 @@ export interface LoginStart extends Display {
 
 export interface ConsentAsk extends Display {
   next: { resume: string; state: Payload };
-  session: SessionRecord;
+  auth: AuthContext;
   scopes: string[];
 }
+
+/** The session's context, or why there is none that will do (`session`: nobody is signed in). */
+export type SessionCheck = { ok: true; auth: AuthContext } | { ok: false; unmet: 'session' | Unmet };
 
 interface InteractionBase {
   [member: string]: unknown;
@@ -66,7 +67,7 @@ export interface LoginInteraction extends InteractionBase {
 export interface ConsentInteraction extends InteractionBase {
   stage: 'consent';
   next: { resume: string; state: Payload };
-  session: SessionRecord;
+  auth: AuthContext;
   scopes: string[];
 }
 export type InteractionRecord = LoginInteraction | ConsentInteraction;
@@ -92,8 +93,16 @@ export class SignIn {
     return this.#resumers.get(name);
   }
 
+  /** This browser's session if it meets `need`. */
+  async check(req: FastifyRequest, need: SignInNeed = {}): Promise<SessionCheck> {
+    const auth = await currentSession(this.#ctx, req);
+    if (!auth) return { ok: false, unmet: 'session' };
+    const unmet = unmetBy(auth, need, Math.floor(Date.now() / 1000));
+    return unmet ? { ok: false, unmet } : { ok: true, auth };
+  }
+
   /** Send the browser to the login page; afterwards it continues as `start.next` says. */
-  begin(reply: FastifyReply, start: LoginStart): Promise<FastifyReply> {
+  async begin(reply: FastifyReply, start: LoginStart): Promise<FastifyReply> {
     this.#checkNext(start.next);
     return this.#park(reply, {
       stage: 'login',
@@ -106,7 +115,7 @@ export class SignIn {
   }
 
   /** Ask the signed-in user to allow `scopes`; the answer goes to the resumer's `consented`. */
-  askConsent(reply: FastifyReply, ask: ConsentAsk): Promise<FastifyReply> {
+  async askConsent(reply: FastifyReply, ask: ConsentAsk): Promise<FastifyReply> {
     this.#checkNext(ask.next);
     return this.#park(reply, {
       stage: 'consent',
@@ -114,7 +123,7 @@ export class SignIn {
       next: ask.next,
       clientName: ask.clientName,
       formTargets: ask.formTargets ?? [],
-      session: ask.session,
+      auth: ask.auth,
       scopes: ask.scopes,
     });
   }

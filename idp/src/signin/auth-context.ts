@@ -1,0 +1,83 @@
+/**
+ * The authentication context of a signed-in browser: who, when, by which methods, at which
+ * level. OIDC reports it as `sub`, `auth_time`, `amr` and `acr`; SAML as the Subject,
+ * AuthnInstant and AuthnContextClassRef. Protocols state what they need (`SignInNeed`) and ask
+ * SignIn.check for a session that meets it rather than judging sessions themselves, so a new
+ * factor or a stronger level changes this module, not theirs.
+ */
+
+/** Authentication Method Reference values (RFC 8176 §2) that the factors produce. */
+export const AMR = { password: 'pwd' } as const;
+
+/** Authentication context class references (`acr`). */
+export const ACR = {
+  /** OIDC Core §2: authenticated by nothing worth a level (e.g. a long-lived cookie alone). */
+  none: '0',
+  /** One factor: a password. */
+  oneFactor: 'urn:pqid:acr:1fa',
+} as const;
+
+/**
+ * The classes, weakest first, each with a test on the methods used. A session achieves the last
+ * class whose test passes, and meets a requested class if it achieved that one or a later one.
+ * Passkeys and password-plus-passkey (issue 16) append their classes here.
+ */
+const CLASSES: ReadonlyArray<{ acr: string; reachedBy: (amr: readonly string[]) => boolean }> = [
+  { acr: ACR.none, reachedBy: () => true },
+  { acr: ACR.oneFactor, reachedBy: (amr) => amr.includes(AMR.password) },
+];
+
+/** Every class this provider can achieve, weakest first (for `acr_values_supported`). */
+export const ACR_VALUES: readonly string[] = CLASSES.map((c) => c.acr);
+
+export interface AuthContext {
+  accountId: string;
+  /** Epoch seconds of the user's last authentication (OIDC `auth_time`, SAML AuthnInstant). */
+  authTime: number;
+  /** The methods used (RFC 8176), e.g. `['pwd']`. */
+  amr: string[];
+  /** The class achieved: one of ACR_VALUES. */
+  acr: string;
+}
+
+/** The strongest class that these methods reach. */
+export function acrFor(amr: readonly string[]): string {
+  let achieved: string = ACR.none;
+  for (const c of CLASSES) if (c.reachedBy(amr)) achieved = c.acr;
+  return achieved;
+}
+
+export function authContext(accountId: string, authTime: number, amr: string[]): AuthContext {
+  return { accountId, authTime, amr, acr: acrFor(amr) };
+}
+
+/** What a protocol needs of the browser's session; an empty need is met by any session. */
+export interface SignInNeed {
+  /** Authenticate again even with a live session (OIDC `prompt=login`, SAML ForceAuthn). */
+  reauthenticate?: boolean;
+  /** Seconds since the last authentication, at most (OIDC `max_age`). */
+  maxAge?: number;
+  /** Authenticated at or after this epoch second (a forced login coming back to its protocol). */
+  authenticatedSince?: number;
+  /**
+   * Acceptable classes, any one of them (OIDC `acr_values` as essential, a client's minimum,
+   * SAML RequestedAuthnContext). A class this provider does not know is never met.
+   */
+  acr?: readonly string[];
+}
+
+/** Why a session does not meet a need. */
+export type Unmet = 'reauthenticate' | 'max_age' | 'authenticated_since' | 'acr';
+
+/** The first part of `need` that `auth` fails, or undefined when it meets all of it. */
+export function unmetBy(auth: AuthContext, need: SignInNeed, now: number): Unmet | undefined {
+  if (need.reauthenticate) return 'reauthenticate';
+  if (need.maxAge !== undefined && now - auth.authTime > need.maxAge) return 'max_age';
+  if (need.authenticatedSince !== undefined && auth.authTime < need.authenticatedSince)
+    return 'authenticated_since';
+  if (need.acr !== undefined && need.acr.length > 0) {
+    const achieved = ACR_VALUES.indexOf(auth.acr);
+    if (!need.acr.some((v) => ACR_VALUES.includes(v) && ACR_VALUES.indexOf(v) <= achieved)) return 'acr';
+  }
+  return undefined;
+}
