@@ -71,7 +71,6 @@ dirs=(
   src/common/sha3/xkcp_low/KeccakP-1600times4/avx2
 )
 for p in 44 65 87; do
-  files+=("src/sig/ml_dsa/sig_ml_dsa_$p.c")
   dirs+=("src/sig/ml_dsa/pqcrystals-dilithium-standard_ml-dsa-${p}_ref" "src/sig/ml_dsa/pqcrystals-dilithium-standard_ml-dsa-${p}_avx2")
 done
 files+=(src/sig/ml_dsa/sig_ml_dsa.h src/sig/falcon/sig_falcon.h)
@@ -109,7 +108,8 @@ LC_ALL=C sort -u -k2 "$out/UPSTREAM.sha256.tmp" >"$out/UPSTREAM.sha256"
 rm "$out/UPSTREAM.sha256.tmp"
 
 # Our changes, in order. Each one is described in PATCHES.md.
-for p in "$here"/patches/*.patch; do
+patches=("$here"/patches/*.patch)
+for p in "${patches[@]}"; do
   patch -s -p1 -d "$out" <"$p"
 done
 
@@ -120,7 +120,7 @@ if ((check)); then
     diff -r -x oqsconfig.h -x '*.md' -x patches -x vendor.sh "$out" "$here" | head -40
     echo "vendor.sh --check: native/liboqs differs from upstream + patches" >&2
   else
-    echo "vendor.sh --check: native/liboqs = liboqs 0.13.0 + $(ls "$here"/patches/*.patch | wc -l) patches"
+    echo "vendor.sh --check: native/liboqs = liboqs 0.13.0 + ${#patches[@]} patches"
   fi
   rm -rf "$out"
   exit "$status"

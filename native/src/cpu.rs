@@ -3,7 +3,7 @@
 //! tuned build (OQS_DIST_BUILD=No) liboqs' detector is compiled out and always answers 0,
 //! so we use Rust's std detection (same CPUID + OS XSAVE checks) instead.
 
-use oqs_sys::common::{OQS_CPU_has_extension, OQS_init, OQS_version, OQS_CPU_EXT};
+use crate::ffi::*;
 use std::sync::OnceLock;
 
 #[derive(Clone, Copy, Debug)]
@@ -26,11 +26,11 @@ pub fn cpu() -> Cpu {
         } else {
             let has = |e| unsafe { OQS_CPU_has_extension(e) } != 0;
             Cpu {
-                avx2: has(OQS_CPU_EXT::OQS_CPU_EXT_AVX2),
-                popcnt: has(OQS_CPU_EXT::OQS_CPU_EXT_POPCNT),
-                bmi2: has(OQS_CPU_EXT::OQS_CPU_EXT_BMI2),
-                aesni: has(OQS_CPU_EXT::OQS_CPU_EXT_AES),
-                neon: has(OQS_CPU_EXT::OQS_CPU_EXT_ARM_NEON),
+                avx2: has(OQS_CPU_EXT_AVX2),
+                popcnt: has(OQS_CPU_EXT_POPCNT),
+                bmi2: has(OQS_CPU_EXT_BMI2),
+                aesni: has(OQS_CPU_EXT_AES),
+                neon: has(OQS_CPU_EXT_ARM_NEON),
             }
         }
     })

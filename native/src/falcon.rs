@@ -2,14 +2,9 @@
 //! OQS_SIG API: random keygen only, no context, liboqs' own RNG and AVX2 dispatch.
 
 use crate::errors::*;
-use oqs_sys::sig as s;
+use crate::ffi::*;
 use zeroize::Zeroizing;
 
-type KeypairFn = unsafe extern "C" fn(*mut u8, *mut u8) -> s::OQS_STATUS;
-type SignFn =
-    unsafe extern "C" fn(*mut u8, *mut usize, *const u8, usize, *const u8) -> s::OQS_STATUS;
-type VerifyFn =
-    unsafe extern "C" fn(*const u8, usize, *const u8, usize, *const u8) -> s::OQS_STATUS;
 
 pub struct Params {
     pub name: &'static str,
@@ -17,33 +12,33 @@ pub struct Params {
     pub sk_len: usize,
     /// Falcon signatures are variable length; this is the maximum.
     pub sig_len: usize,
-    keypair: KeypairFn,
-    sign: SignFn,
-    verify: VerifyFn,
+    keypair: FalconKeypairFn,
+    sign: FalconSignFn,
+    verify: FalconVerifyFn,
 }
 
 pub static FALCON_512: Params = Params {
     name: "Falcon-512",
-    pk_len: s::OQS_SIG_falcon_512_length_public_key as usize,
-    sk_len: s::OQS_SIG_falcon_512_length_secret_key as usize,
-    sig_len: s::OQS_SIG_falcon_512_length_signature as usize,
-    keypair: s::OQS_SIG_falcon_512_keypair,
-    sign: s::OQS_SIG_falcon_512_sign,
-    verify: s::OQS_SIG_falcon_512_verify,
+    pk_len: FALCON_512_LENGTHS.0,
+    sk_len: FALCON_512_LENGTHS.1,
+    sig_len: FALCON_512_LENGTHS.2,
+    keypair: OQS_SIG_falcon_512_keypair,
+    sign: OQS_SIG_falcon_512_sign,
+    verify: OQS_SIG_falcon_512_verify,
 };
 
 pub static FALCON_1024: Params = Params {
     name: "Falcon-1024",
-    pk_len: s::OQS_SIG_falcon_1024_length_public_key as usize,
-    sk_len: s::OQS_SIG_falcon_1024_length_secret_key as usize,
-    sig_len: s::OQS_SIG_falcon_1024_length_signature as usize,
-    keypair: s::OQS_SIG_falcon_1024_keypair,
-    sign: s::OQS_SIG_falcon_1024_sign,
-    verify: s::OQS_SIG_falcon_1024_verify,
+    pk_len: FALCON_1024_LENGTHS.0,
+    sk_len: FALCON_1024_LENGTHS.1,
+    sig_len: FALCON_1024_LENGTHS.2,
+    keypair: OQS_SIG_falcon_1024_keypair,
+    sign: OQS_SIG_falcon_1024_sign,
+    verify: OQS_SIG_falcon_1024_verify,
 };
 
-fn ok(st: s::OQS_STATUS) -> bool {
-    st == s::OQS_STATUS::OQS_SUCCESS
+fn ok(st: OqsStatus) -> bool {
+    st == OQS_SUCCESS
 }
 
 impl Params {

@@ -1,9 +1,13 @@
-//! Raw declarations of the pqcrystals ML-DSA `*_internal` entry points that liboqs
-//! exports (OQS_API) but oqs-sys does not bind. They take an explicit `rnd`, which is
-//! what lets us sign deterministically or with caller randomness without touching
-//! liboqs' process-global RNG. AVX2 symbols exist only when liboqs compiled them.
+//! Hand-written declarations of the C functions pqid calls in the vendored liboqs
+//! (native/liboqs, built by build.rs). No bindgen: the surface is small and fixed, and a
+//! hand-written list needs no libclang on the build machine.
+//!
+//! ML-DSA goes through the pqcrystals `*_internal` entry points that liboqs exports: they take
+//! an explicit `rnd`, which lets us sign deterministically or with caller randomness without
+//! touching liboqs' process-global RNG. The AVX2 symbols exist only when build.rs compiled them
+//! (cfg `pqid_avx2`).
 
-use core::ffi::c_int;
+use core::ffi::{c_char, c_int};
 
 pub type SignInternalFn = unsafe extern "C" fn(
     sig: *mut u8,
@@ -50,4 +54,73 @@ decl! {
     pqcrystals_ml_dsa_44_avx2_signature_internal, pqcrystals_ml_dsa_44_avx2_verify_internal;
     pqcrystals_ml_dsa_65_avx2_signature_internal, pqcrystals_ml_dsa_65_avx2_verify_internal;
     pqcrystals_ml_dsa_87_avx2_signature_internal, pqcrystals_ml_dsa_87_avx2_verify_internal;
+}
+
+/// `OQS_STATUS`: 0 is OQS_SUCCESS.
+pub type OqsStatus = c_int;
+pub const OQS_SUCCESS: OqsStatus = 0;
+
+/// `OQS_CPU_EXT` values (liboqs/include/oqs/common.h).
+pub const OQS_CPU_EXT_AES: c_int = 2;
+pub const OQS_CPU_EXT_AVX2: c_int = 4;
+pub const OQS_CPU_EXT_BMI2: c_int = 7;
+pub const OQS_CPU_EXT_POPCNT: c_int = 10;
+pub const OQS_CPU_EXT_ARM_NEON: c_int = 17;
+
+pub type FalconKeypairFn = unsafe extern "C" fn(pk: *mut u8, sk: *mut u8) -> OqsStatus;
+pub type FalconSignFn = unsafe extern "C" fn(
+    sig: *mut u8,
+    siglen: *mut usize,
+    m: *const u8,
+    mlen: usize,
+    sk: *const u8,
+) -> OqsStatus;
+pub type FalconVerifyFn = unsafe extern "C" fn(
+    m: *const u8,
+    mlen: usize,
+    sig: *const u8,
+    siglen: usize,
+    pk: *const u8,
+) -> OqsStatus;
+
+/// `OQS_SIG_falcon_{512,1024}_length_*` (liboqs/include/oqs/sig_falcon.h).
+pub const FALCON_512_LENGTHS: (usize, usize, usize) = (897, 1281, 752);
+pub const FALCON_1024_LENGTHS: (usize, usize, usize) = (1793, 2305, 1462);
+
+extern "C" {
+    pub fn OQS_init();
+    pub fn OQS_version() -> *const c_char;
+    pub fn OQS_CPU_has_extension(ext: c_int) -> c_int;
+    pub fn OQS_SHA3_shake256(output: *mut u8, outlen: usize, input: *const u8, inplen: usize);
+
+    pub fn OQS_SIG_falcon_512_keypair(pk: *mut u8, sk: *mut u8) -> OqsStatus;
+    pub fn OQS_SIG_falcon_512_sign(
+        sig: *mut u8,
+        siglen: *mut usize,
+        m: *const u8,
+        mlen: usize,
+        sk: *const u8,
+    ) -> OqsStatus;
+    pub fn OQS_SIG_falcon_512_verify(
+        m: *const u8,
+        mlen: usize,
+        sig: *const u8,
+        siglen: usize,
+        pk: *const u8,
+    ) -> OqsStatus;
+    pub fn OQS_SIG_falcon_1024_keypair(pk: *mut u8, sk: *mut u8) -> OqsStatus;
+    pub fn OQS_SIG_falcon_1024_sign(
+        sig: *mut u8,
+        siglen: *mut usize,
+        m: *const u8,
+        mlen: usize,
+        sk: *const u8,
+    ) -> OqsStatus;
+    pub fn OQS_SIG_falcon_1024_verify(
+        m: *const u8,
+        mlen: usize,
+        sig: *const u8,
+        siglen: usize,
+        pk: *const u8,
+    ) -> OqsStatus;
 }
