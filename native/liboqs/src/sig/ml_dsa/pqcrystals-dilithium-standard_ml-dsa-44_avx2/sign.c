@@ -403,9 +403,14 @@ int crypto_sign_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t
   poly_challenge(&c, sig);
   poly_ntt(&c);
 
-  /* Unpack z; shortness follows from unpacking */
+  /* Unpack z and check its infinity norm (FIPS 204 Algorithm 8, line 13): unpacking only
+   * bounds it by GAMMA1, the signature is valid only if it is below GAMMA1 - BETA. [pqid] */
   for(i = 0; i < L; i++) {
     polyz_unpack(&z.vec[i], sig + CTILDEBYTES + i*POLYZ_PACKEDBYTES);
+    if(poly_chknorm(&z.vec[i], GAMMA1 - BETA)) {
+      shake256_inc_ctx_release(&state);
+      return -1;
+    }
     poly_ntt(&z.vec[i]);
   }
 

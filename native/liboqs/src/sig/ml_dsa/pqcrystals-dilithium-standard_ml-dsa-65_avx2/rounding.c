@@ -184,7 +184,9 @@ void use_hint_avx(__m256i *b, const __m256i *a, const __m256i * restrict hint) {
     f = _mm256_load_si256(&a0[i]);
     g = _mm256_load_si256(&b[i]);
     h = _mm256_load_si256(&hint[i]);
-    t = _mm256_blendv_epi32(zero,h,f);
+    /* FIPS 204 Algorithm 40: r1 + 1 if r0 > 0, r1 - 1 if r0 <= 0. The sign bit of a0 alone
+     * would treat r0 = 0 as positive; negate the hint wherever a0 > 0 is false. [pqid] */
+    t = _mm256_andnot_si256(_mm256_cmpgt_epi32(f,zero),h);
     t = _mm256_slli_epi32(t,1);
     h = _mm256_sub_epi32(h,t);
     g = _mm256_add_epi32(g,h);
