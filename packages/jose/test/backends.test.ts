@@ -19,7 +19,7 @@ const cpuHasAvx2 = (() => {
 describe('backend selection', () => {
   it('reports every backend, with a reason when one is unavailable', () => {
     const all = backends();
-    expect(all.map((b) => b.name)).toEqual(['native', 'node', 'noble']);
+    expect(all.map((b) => b.name)).toEqual(['native', 'node', 'noble', 'native-ref']);
     for (const b of all) if (!b.available) expect(b.reason).toMatch(/\S/);
     expect(all.find((b) => b.name === 'noble')?.available).toBe(true);
   });

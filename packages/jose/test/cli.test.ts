@@ -307,7 +307,7 @@ describe('listings and help', () => {
     expect(b.code).toBe(0);
     expect(b.stdout).toMatch(/^noble\s+yes/m);
     const bj = JSON.parse((await pqid(['backends', '--json'])).stdout);
-    expect(bj.map((e: { name: string }) => e.name)).toEqual(['native', 'node', 'noble']);
+    expect(bj.map((e: { name: string }) => e.name)).toEqual(['native', 'node', 'noble', 'native-ref']);
   });
 
   it('--help works for the tool and every command; unknown commands are usage errors', async () => {

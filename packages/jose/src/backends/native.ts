@@ -32,7 +32,7 @@ interface NativeScheme {
   ): Promise<boolean>;
 }
 interface NativeModule {
-  scheme(alg: MlDsaAlg): NativeScheme;
+  scheme(alg: MlDsaAlg, options?: { implementation: 'auto' | 'ref' }): NativeScheme;
   info(): { liboqsVersion: string; build: string; implementations: Record<string, string> };
 }
 
@@ -49,61 +49,71 @@ try {
 // Keys are freed (zeroised) when their JS handle is collected, not only when the process exits.
 const finalizer = new FinalizationRegistry<NativeSecretKey>((sk) => sk.free());
 
-let status: BackendStatus | undefined;
-function computeStatus(): BackendStatus {
-  if (!mod) {
+/**
+ * `native` uses the implementation liboqs would pick (AVX2 where the CPU has it); `native-ref`
+ * forces the portable C code of the same addon. native-ref is never chosen automatically:
+ * it is there to compare the two code paths (differential tests, benchmarks).
+ */
+function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 'ref'): MlDsaBackend {
+  const scheme = (alg: MlDsaAlg) => (mod as NativeModule).scheme(alg, { implementation });
+  let status: BackendStatus | undefined;
+  const computeStatus = (): BackendStatus => {
+    if (!mod) {
+      return {
+        name,
+        available: false,
+        reason: `@pqid/liboqs-node is not loadable: ${loadError ?? 'unknown error'}`,
+        capabilities: { rnd: false, context: false, expandedKeys: false },
+      };
+    }
+    const i = mod.info();
     return {
-      name: 'native',
-      available: false,
-      reason: `@pqid/liboqs-node is not loadable: ${loadError ?? 'unknown error'}`,
-      capabilities: { rnd: false, context: false, expandedKeys: false },
+      name,
+      available: true,
+      implementation: `liboqs ${i.liboqsVersion} ${scheme('ML-DSA-65').implementation} (${i.build})`,
+      capabilities: { rnd: true, context: true, expandedKeys: true },
     };
-  }
-  const i = mod.info();
+  };
   return {
-    name: 'native',
-    available: true,
-    implementation: `liboqs ${i.liboqsVersion} ${i.implementations['ML-DSA-65'] ?? ''} (${i.build})`.trim(),
-    capabilities: { rnd: true, context: true, expandedKeys: true },
+    name,
+    // Cached: the choice of backend happens on every signature, info() crosses into native code.
+    status: () => (status ??= computeStatus()),
+    publicKeyFromSeed(alg, seed) {
+      const { publicKey, secretKey } = scheme(alg).keygen(seed);
+      secretKey.free();
+      return publicKey;
+    },
+    prepareSecret(alg, secret) {
+      const s = scheme(alg);
+      const sk = secret.length === SEED_BYTES ? s.keygen(secret).secretKey : s.importSecretKey(secret);
+      const holder = { sk };
+      finalizer.register(holder, sk);
+      return holder;
+    },
+    sign(alg, prepared, message, { context, rnd }) {
+      const { sk } = prepared as { sk: NativeSecretKey };
+      return scheme(alg).signAsync(sk, message, { context, ...(rnd ? { rnd } : {}) });
+    },
+    signSync(alg, prepared, message, { context, rnd }) {
+      const { sk } = prepared as { sk: NativeSecretKey };
+      return scheme(alg).sign(sk, message, { context, ...(rnd ? { rnd } : {}) });
+    },
+    verifySync(alg, publicKey, message, signature, context) {
+      try {
+        return scheme(alg).verify(publicKey, message, signature, context);
+      } catch {
+        return false;
+      }
+    },
+    async verify(alg, publicKey, message, signature, context) {
+      try {
+        return await scheme(alg).verifyAsync(publicKey, message, signature, context);
+      } catch {
+        return false;
+      }
+    },
   };
 }
 
-export const nativeBackend: MlDsaBackend = {
-  name: 'native',
-  // Cached: the choice of backend happens on every signature, info() crosses into native code.
-  status: () => (status ??= computeStatus()),
-  publicKeyFromSeed(alg, seed) {
-    const { publicKey, secretKey } = (mod as NativeModule).scheme(alg).keygen(seed);
-    secretKey.free();
-    return publicKey;
-  },
-  prepareSecret(alg, secret) {
-    const s = (mod as NativeModule).scheme(alg);
-    const sk = secret.length === SEED_BYTES ? s.keygen(secret).secretKey : s.importSecretKey(secret);
-    const holder = { sk };
-    finalizer.register(holder, sk);
-    return holder;
-  },
-  sign(alg, prepared, message, { context, rnd }) {
-    const { sk } = prepared as { sk: NativeSecretKey };
-    return (mod as NativeModule).scheme(alg).signAsync(sk, message, { context, ...(rnd ? { rnd } : {}) });
-  },
-  signSync(alg, prepared, message, { context, rnd }) {
-    const { sk } = prepared as { sk: NativeSecretKey };
-    return (mod as NativeModule).scheme(alg).sign(sk, message, { context, ...(rnd ? { rnd } : {}) });
-  },
-  verifySync(alg, publicKey, message, signature, context) {
-    try {
-      return (mod as NativeModule).scheme(alg).verify(publicKey, message, signature, context);
-    } catch {
-      return false;
-    }
-  },
-  async verify(alg, publicKey, message, signature, context) {
-    try {
-      return await (mod as NativeModule).scheme(alg).verifyAsync(publicKey, message, signature, context);
-    } catch {
-      return false;
-    }
-  },
-};
+export const nativeBackend = nativeBackend_('native', 'auto');
+export const nativeRefBackend = nativeBackend_('native-ref', 'ref');

@@ -1,11 +1,13 @@
 import { BackendUnavailable, InvalidArgument } from '../errors.ts';
-import { nativeBackend } from './native.ts';
+import { nativeBackend, nativeRefBackend } from './native.ts';
 import { nobleBackend } from './noble.ts';
 import { nodeBackend } from './node.ts';
 import type { BackendCapabilities, BackendName, BackendStatus, MlDsaBackend } from './types.ts';
 
 /** Fastest first. The order is the automatic choice; `PQID_BACKEND` or a per-call option overrides it. */
-const ALL: readonly MlDsaBackend[] = [nativeBackend, nodeBackend, nobleBackend];
+const AUTO: readonly MlDsaBackend[] = [nativeBackend, nodeBackend, nobleBackend];
+/** Every backend, including those only chosen by name. */
+const ALL: readonly MlDsaBackend[] = [...AUTO, nativeRefBackend];
 export const BACKEND_NAMES: readonly BackendName[] = ALL.map((b) => b.name);
 
 export function backends(): BackendStatus[] {
@@ -18,7 +20,7 @@ function warnOnce(): void {
   warned = true;
   const st = nativeBackend.status();
   if (!st.available) {
-    const fallback = ALL.find((b) => b.status().available)?.name;
+    const fallback = AUTO.find((b) => b.status().available)?.name;
     process.emitWarning(`pqid: native ML-DSA backend unavailable, using ${fallback} (${st.reason})`, {
       code: 'PQID_NATIVE_UNAVAILABLE',
     });
@@ -58,7 +60,7 @@ export function chooseBackend(need: Partial<BackendCapabilities> = {}, explicit?
     } else return b;
   }
   warnOnce();
-  const b = ALL.find((x) => x.status().available && fits(x));
+  const b = AUTO.find((x) => x.status().available && fits(x));
   if (!b) throw new BackendUnavailable('no ML-DSA backend available with the required capabilities');
   return b;
 }

@@ -1,6 +1,7 @@
 import type { MlDsaAlg } from './params.ts';
 
-export type BackendName = 'native' | 'node' | 'noble';
+/** `native-ref` (the native addon's portable C code) is only used when asked for by name. */
+export type BackendName = 'native' | 'node' | 'noble' | 'native-ref';
 
 /** What a backend reports about itself: whether it runs here, and if not, why. */
 export interface BackendStatus {

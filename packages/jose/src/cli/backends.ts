@@ -5,10 +5,11 @@ import { type Command, json, out, parse, table } from './common.ts';
 const help = `Usage: pqid backends [--json]
 
 Lists the ML-DSA backends in order of preference (native liboqs, node:crypto/OpenSSL,
-pure-JS noble): whether each is available here and why not, the implementation, and
-its capabilities (deterministic/caller rnd, context strings, expanded secret keys).
-The first available backend with the needed capabilities is used unless
-PQID_BACKEND=native|node|noble says otherwise.`;
+pure-JS noble, then native-ref: the addon's portable C code, used only when named):
+whether each is available here and why not, the implementation, and its capabilities
+(deterministic/caller rnd, context strings, expanded secret keys). The first available
+backend with the needed capabilities is used unless PQID_BACKEND=native|node|noble|native-ref
+says otherwise.`;
 
 export const backends: Command = {
   name: 'backends',

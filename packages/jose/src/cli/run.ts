@@ -46,7 +46,7 @@ Round trip:
 
 Exit status: 0 success; 1 the operation failed (verification, bad key, bad token, I/O),
 with "pqid <command>: <ERR_CODE>: <message>" on stderr; 2 usage error.
-Environment: PQID_BACKEND=native|node|noble forces an ML-DSA backend; PQID_DEBUG=1 adds
+Environment: PQID_BACKEND=native|node|noble|native-ref forces an ML-DSA backend; PQID_DEBUG=1 adds
 stack traces to errors.`;
 }
 

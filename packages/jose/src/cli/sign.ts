@@ -32,7 +32,7 @@ Options:
   --typ <typ>      "typ" header (default JWT; e.g. at+jwt)
   -h, --help
 
-The ML-DSA backend is chosen automatically (fastest available); PQID_BACKEND=native|node|noble
+The ML-DSA backend is chosen automatically (fastest available); PQID_BACKEND=native|node|noble|native-ref
 overrides it.
 
 Example:
