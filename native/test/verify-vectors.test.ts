@@ -26,7 +26,9 @@ for (const [set, load] of [
         it(`${alg} (${implementation}: ${scheme(alg, { implementation }).implementation})`, () => {
           const cases = load(alg);
           expect(cases.length).toBeGreaterThan(30);
-          const wrong = cases.filter((v) => verdict(alg, implementation, v) !== v.valid).map((v) => `${v.id} (valid=${v.valid})`);
+          const wrong = cases
+            .filter((v) => verdict(alg, implementation, v) !== v.valid)
+            .map((v) => `${v.id} (valid=${v.valid})`);
           expect(wrong).toEqual([]);
           // Both verdicts occur, so a verifier that always says one thing cannot pass.
           expect(new Set(cases.map((v) => v.valid))).toEqual(new Set([true, false]));
