@@ -41,7 +41,28 @@ function loadNative() {
   }
 }
 
+/**
+ * Power-on self-test (src/selftest.rs): per ML-DSA parameter set and implementation, a
+ * known-answer signature and a known-bad verification. An addon that fails it is not used: the
+ * import throws ERR_NATIVE_UNAVAILABLE with the reason, so @pqid/jose falls back and reports why.
+ * PQID_NATIVE_SELF_TEST_CORRUPT=1 corrupts the expected answer (to test that path).
+ */
+function selfTest(addon) {
+  const r = addon.selfTest(process.env.PQID_NATIVE_SELF_TEST_CORRUPT === '1');
+  if (!r.ok) {
+    throw new LiboqsError(
+      'ERR_NATIVE_UNAVAILABLE',
+      `@pqid/liboqs-node native addon failed its power-on self-test and is disabled: ${r.error}`,
+    );
+  }
+  return { ok: true, checks: r.checks, milliseconds: Math.round(r.micros / 10) / 100 };
+}
+
 export const native = loadNative();
+export const selfTestResult = selfTest(native);
+
+/** native/liboqs/PATCHES.md: our changes to the vendored liboqs. */
+const LIBOQS_PATCHES = ['0001-avx2-verify-check-z-norm', '0002-avx2-use-hint-r0-zero'];
 
 const ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'Falcon-512', 'Falcon-1024'];
 const CODE = /^(ERR_[A-Z0-9_]+): /;
@@ -280,5 +301,12 @@ export function info() {
   if (n.cpu.neon !== undefined && n.cpu.neon !== null) cpu.neon = n.cpu.neon;
   const implementations = {};
   for (const a of ALGORITHMS) implementations[a] = scheme(a).implementation;
-  return { liboqsVersion: n.liboqsVersion, build: n.build, cpu, implementations };
+  return {
+    liboqsVersion: n.liboqsVersion,
+    liboqsPatches: LIBOQS_PATCHES,
+    build: n.build,
+    cpu,
+    implementations,
+    selfTest: selfTestResult,
+  };
 }

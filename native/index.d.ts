@@ -69,7 +69,11 @@ export declare function configureAsyncSigning(
 
 export declare function info(): {
   liboqsVersion: string;
+  /** The patches applied to the vendored liboqs (native/liboqs/PATCHES.md). */
+  liboqsPatches: string[];
   build: 'dist' | 'native-tuned';
   cpu: { avx2: boolean; popcnt: boolean; bmi2: boolean; aesni: boolean; neon?: boolean };
   implementations: Record<Algorithm, string>;
+  /** The power-on self-test, which passed (the addon does not load otherwise). */
+  selfTest: { ok: true; checks: number; milliseconds: number };
 };

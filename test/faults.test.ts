@@ -215,6 +215,30 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`"mldsaBackend":"${health.mldsaBackend}"`);
   }, 60_000);
+
+  it('disables the native backend when its power-on self-test fails, and logs why at start', async () => {
+    // The test hook corrupts the expected known answer; a real failure (e.g. a miscompiled or
+    // unpatched AVX2 verifier accepting the known-bad signature) takes the same path.
+    const idp = await startMain([], { PQID_NATIVE_SELF_TEST_CORRUPT: '1' });
+    const health = (await (await fetch(`http://127.0.0.1:${idp.port}/healthz`)).json()) as {
+      mldsaBackend: string;
+      backends: { name: string; available: boolean; reason?: string }[];
+    };
+    expect(health.mldsaBackend).not.toBe('native');
+    const native = health.backends.find((b) => b.name === 'native');
+    expect(native?.available).toBe(false);
+    expect(native?.reason).toContain('failed its power-on self-test');
+    expect(native?.reason).toContain('known-answer signature differs');
+    expect((await tokenRequest(idp.port)).status).toBe(200);
+    idp.child.kill('SIGTERM');
+    expect((await idp.exit).code).toBe(0);
+    const logged = idp
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('native ML-DSA backend unavailable'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('power-on self-test');
+  }, 60_000);
 });
 
 function findK6(): string | undefined {

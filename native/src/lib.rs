@@ -9,6 +9,7 @@ mod falcon;
 mod ffi;
 mod keys;
 mod mldsa;
+mod selftest;
 
 use errors::*;
 use keys::{KeyMaterial, SecretKeyHandle};
@@ -115,6 +116,28 @@ pub fn scheme_info(alg: u32, force_ref: bool) -> Result<SchemeInfo> {
             }
         }
     })
+}
+
+#[napi(object)]
+pub struct SelfTest {
+    pub ok: bool,
+    /// Why it failed (absent when it passed).
+    pub error: Option<String>,
+    /// Implementation × parameter-set checks that passed.
+    pub checks: u32,
+    pub micros: u32,
+}
+
+/// Power-on self-test (src/selftest.rs): runs once per process; later calls return the result.
+#[napi]
+pub fn self_test(corrupt: Option<bool>) -> SelfTest {
+    let r = selftest::result(corrupt.unwrap_or(false));
+    SelfTest {
+        ok: r.error.is_none(),
+        error: r.error.clone(),
+        checks: r.checks,
+        micros: r.micros,
+    }
 }
 
 #[napi(object)]
