@@ -49,7 +49,7 @@ const cargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' });
 if (cargo.error || cargo.status !== 0) {
   finish(false, {
     reason:
-      'cargo (Rust toolchain) not found on PATH; install Rust (https://rustup.rs) and libclang, then run `npm rebuild @pqid/liboqs-node`',
+      'cargo (Rust toolchain) not found on PATH; install Rust (https://rustup.rs) and a C compiler, then run `npm rebuild @pqid/liboqs-node`',
   });
 }
 
