@@ -65,6 +65,18 @@ export interface SchemeInfo {
  */
 export declare function secretKeyEquals(key: SecretKeyHandle, expected: Uint8Array): boolean
 
+/** Power-on self-test (src/selftest.rs): runs once per process; later calls return the result. */
+export declare function selfTest(corrupt?: boolean | undefined | null): SelfTest
+
+export interface SelfTest {
+  ok: boolean
+  /** Why it failed (absent when it passed). */
+  error?: string
+  /** Implementation × parameter-set checks that passed. */
+  checks: number
+  micros: number
+}
+
 /**
  * Sync sign. The signature is copied into a V8-owned ArrayBuffer: cheaper than an external
  * buffer with a finaliser (no weak callback / GC bookkeeping per signature).
