@@ -21,7 +21,8 @@ if [[ "${1:-}" == "--check" ]]; then
 fi
 
 find_crate() {
-  ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/oqs-sys-0.11.0+liboqs-0.13.0/liboqs 2>/dev/null | head -1
+  local found=("${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/oqs-sys-0.11.0+liboqs-0.13.0/liboqs)
+  if ((${#found[@]})); then echo "${found[0]}"; fi
 }
 
 src="${1:-}"
