@@ -1,8 +1,8 @@
-/** @pqid/jose — ML-DSA and composite ML-DSA JWS/JWT, classical algorithms through jose. */
+/** @pqid/jose — ML-DSA, composite ML-DSA and SLH-DSA JWS/JWT, classical algorithms through jose. */
 
 export { algorithms, lookup as getAlgorithm, registry } from './algorithms/registry.ts';
 export type { AlgorithmEntry, Family, Jwk, Kty } from './algorithms/types.ts';
-export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
+export { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from './backends/params.ts';
 export type { BackendCapabilities, BackendName, BackendStatus } from './backends/types.ts';
 export * from './errors.ts';
 export {
@@ -46,3 +46,4 @@ export {
   preferredBackend,
 } from './mldsa.ts';
 export { chunkCookie, inspectToken, joinCookieChunks, LIMITS, type TokenInspection } from './size.ts';
+export { type SlhDsaSignOptions, type SlhDsaVerifyOptions, slhdsa } from './slhdsa.ts';

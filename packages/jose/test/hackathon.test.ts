@@ -9,7 +9,8 @@
  *   import (the "pub" length is one byte short), so we EXPECT ERR_JWK_INVALID. A second test shows
  *   that re-encoding exactly those two things makes them verify, i.e. the encoding is the only
  *   difference.
- * - SLH-DSA is not supported (yet): ERR_JWK_INVALID (unsupported alg).
+ * - SLH-DSA-SHA2-128s and SLH-DSA-SHAKE-128s (draft-ietf-cose-sphincs-plus: AKP, pub = PK.seed‖PK.root,
+ *   priv = the 64-byte FIPS 205 secret key) verify like ML-DSA, on every backend that has SLH-DSA.
  */
 
 import {
@@ -35,11 +36,7 @@ import {
 
 const avail = availableBackends();
 const registered = new Set(registry().map((e) => e.alg));
-const composites = new Set(
-  registry()
-    .filter((e) => e.family === 'composite')
-    .map((e) => e.alg),
-);
+const familyOf = new Map(registry().map((e) => [e.alg, e.family]));
 const ECDSA_COMPOSITE = /^ML-DSA-(44|65|87)-ES(256|384)$/;
 
 const counts: Record<string, number> = {};
@@ -83,7 +80,8 @@ describe.each(HACKATHON_PROVIDERS.map((p) => [p] as const))('provider %s', (prov
     });
 
     if (supported) {
-      it.each(avail.map((b) => [b.name] as const))(
+      const runs = avail.filter((b) => familyOf.get(name) !== 'slh-dsa' || b.capabilities.slhDsa);
+      it.each(runs.map((b) => [b.name] as const))(
         'verifies with its public JWK on backend %s',
         async (backend) => {
           const pub = await importJWK(a.publicJwk);
@@ -103,7 +101,7 @@ describe.each(HACKATHON_PROVIDERS.map((p) => [p] as const))('provider %s', (prov
               'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
             ),
           );
-          bump(`${composites.has(name) ? 'composite' : 'ML-DSA'} verified [${backend}]`);
+          bump(`${familyOf.get(name)} verified [${backend}]`);
         },
       );
 
@@ -152,16 +150,8 @@ describe.each(HACKATHON_PROVIDERS.map((p) => [p] as const))('provider %s', (prov
         );
       });
     } else {
-      it('unsupported algorithm (SLH-DSA) is rejected at import with ERR_JWK_INVALID', async () => {
-        expect(name).toMatch(/^SLH-DSA-/);
-        await rejectsWithCode(importJWK(a.publicJwk), 'ERR_JWK_INVALID');
-        await rejectsWithCode(importJWK(a.privateJwk), 'ERR_JWK_INVALID');
-        // And a verifier cannot even be configured to allow it.
-        await rejectsWithCode(
-          verifyCompact(a.jws, (() => []) as never, { algorithms: [name] }),
-          'ERR_INVALID_ARGUMENT',
-        );
-        bump('SLH-DSA rejected');
+      it('is of an algorithm the registry has', () => {
+        throw new Error(`${name} is not registered: the registry lost an algorithm the hackathon uses`);
       });
     }
   });

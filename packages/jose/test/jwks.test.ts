@@ -2,7 +2,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  algorithms,
   createLocalJWKSet,
   createRemoteJWKSet,
   generateKeyPair,
@@ -17,11 +16,12 @@ import {
   verifyCompact,
 } from '@pqid/jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { suiteAlgorithms } from './helpers/algs.ts';
 import { rejects } from './helpers/assert.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const ALGS = algorithms();
+const ALGS = suiteAlgorithms();
 type Pair = { privateJwk: Jwk; publicJwk: Jwk; priv: PrivateKey };
 const gen = async (alg: string): Promise<Pair> => {
   const { privateJwk, publicJwk } = await generateKeyPair(alg);

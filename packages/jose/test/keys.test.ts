@@ -17,18 +17,21 @@ import {
   PrivateKey,
   PublicKey,
   registry,
+  SLHDSA_PARAMS,
+  type SlhDsaAlg,
   signCompact,
   signJwt,
   verifyCompact,
 } from '@pqid/jose';
 import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { suiteAlgorithms } from './helpers/algs.ts';
 import { rejects } from './helpers/assert.ts';
 
 const b64u = (x: Uint8Array | string) => Buffer.from(x).toString('base64url');
 const unb64u = (s: unknown) => new Uint8Array(Buffer.from(s as string, 'base64url'));
 
-const ALGS = algorithms();
+const ALGS = suiteAlgorithms();
 const entry = (alg: string) => registry().find((e) => e.alg === alg) as ReturnType<typeof registry>[number];
 const PRIVATE_MEMBERS = ['priv', 'd', 'p', 'q', 'dp', 'dq', 'qi'];
 
@@ -208,14 +211,20 @@ describe('registry', () => {
     const avail = registry()
       .filter((e) => !e.unavailable())
       .map((e) => e.alg);
-    expect([...ALGS].sort()).toEqual([...avail].sort());
-    for (const alg of ALGS) expect(getAlgorithm(alg).alg).toBe(alg);
+    expect([...algorithms()].sort()).toEqual([...avail].sort());
+    for (const alg of algorithms()) expect(getAlgorithm(alg).alg).toBe(alg);
     expect(new Set(registry().map((e) => e.alg)).size).toBe(registry().length);
   });
 
   it('families, pq flags and kty are consistent', () => {
     for (const e of registry()) {
       expect(e.pq, e.alg).toBe(e.family !== 'classical');
+      if (e.family === 'slh-dsa')
+        expect(e.sizes, e.alg).toEqual({
+          publicKey: SLHDSA_PARAMS[e.alg as SlhDsaAlg].publicKey,
+          privateKey: SLHDSA_PARAMS[e.alg as SlhDsaAlg].secretKey,
+          signature: SLHDSA_PARAMS[e.alg as SlhDsaAlg].signature,
+        });
       if (e.family !== 'classical') expect(e.kty, e.alg).toBe('AKP');
       if (e.family === 'ml-dsa')
         expect(e.sizes, e.alg).toEqual({
@@ -240,7 +249,10 @@ describe('registry', () => {
 
 // ---- deterministic key generation --------------------------------------------------------
 
-const seeded = registry().filter((e) => e.family !== 'classical' && !e.unavailable());
+// ML-DSA seeds; SLH-DSA keys from seeds are covered in slh-dsa.test.ts.
+const seeded = registry().filter(
+  (e) => (e.family === 'ml-dsa' || e.family === 'composite') && !e.unavailable(),
+);
 
 describe.each(seeded.map((e) => [e.alg, e.family] as const))('%s from a seed', (alg, family) => {
   const seed = () => crypto.getRandomValues(new Uint8Array(32));

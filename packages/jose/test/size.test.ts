@@ -167,10 +167,13 @@ describe('ID tokens and cookies', () => {
     expect(cookieBytes('ML-DSA-65'), report()).toBeGreaterThan(4096);
   });
 
-  it('every token fits the Authorization header line; classical ones also fit the conservative URL', () => {
+  it('every token but SLH-DSA fits the Authorization header line; classical ones also fit the conservative URL', () => {
     for (const alg of ALGS) {
       const r = inspectToken(tokens.get(alg) as string);
-      expect(r.fits.authorizationHeader.fits, `${alg}: ${r.fits.authorizationHeader.bytes}`).toBe(true);
+      // SLH-DSA signatures (7856 / 17088 bytes) overflow a default 8190-byte header line: they
+      // belong on rarely fetched, long-lived objects, not on bearer tokens.
+      const slh = registry().find((e) => e.alg === alg)?.family === 'slh-dsa';
+      expect(r.fits.authorizationHeader.fits, `${alg}: ${r.fits.authorizationHeader.bytes}`).toBe(!slh);
       if (registry().find((e) => e.alg === alg)?.family === 'classical')
         expect(r.fits.urlConservative.fits, alg).toBe(true);
       else expect(r.fits.urlConservative.fits, alg).toBe(false);

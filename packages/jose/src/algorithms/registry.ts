@@ -1,14 +1,16 @@
 /** The algorithm registry: one entry per JOSE `alg`. Everything else looks algorithms up here. */
-import { MLDSA_ALGS } from '../backends/params.ts';
+import { MLDSA_ALGS, SLHDSA_ALGS } from '../backends/params.ts';
 import { UnsupportedAlgorithm } from '../errors.ts';
 import { classicalEntries } from './classical.ts';
 import { compositeEntries } from './composite.ts';
 import { mldsaEntry } from './mldsa.ts';
+import { slhDsaEntry } from './slhdsa.ts';
 import type { AlgorithmEntry } from './types.ts';
 
 const ENTRIES: readonly AlgorithmEntry[] = [
   ...MLDSA_ALGS.map(mldsaEntry),
   ...compositeEntries(),
+  ...SLHDSA_ALGS.map(slhDsaEntry),
   ...classicalEntries(),
 ];
 const BY_ALG = new Map(ENTRIES.map((e) => [e.alg, e]));

@@ -1,7 +1,7 @@
 import type { BackendName } from '../backends/types.ts';
 
 export type Kty = 'AKP' | 'EC' | 'OKP' | 'RSA';
-export type Family = 'ml-dsa' | 'composite' | 'classical';
+export type Family = 'ml-dsa' | 'composite' | 'slh-dsa' | 'classical';
 
 /** A JWK as it travels: only string members matter to us. */
 export type Jwk = { kty: string; alg?: string; kid?: string; [member: string]: unknown };
@@ -17,7 +17,10 @@ export interface SigningInput {
 }
 
 export interface SignOptions {
-  /** ML-DSA components sign with rnd = 0: reproducible signatures (vectors, tests). */
+  /**
+   * Reproducible signatures (vectors, tests): ML-DSA components sign with rnd = 0, SLH-DSA with
+   * opt_rand = PK.seed (the FIPS 205 deterministic variant).
+   */
   deterministic?: boolean;
   backend?: BackendName;
 }
@@ -32,7 +35,7 @@ export type Material = unknown;
 export interface AlgorithmEntry {
   readonly alg: string;
   readonly family: Family;
-  /** Contains a post-quantum component (ML-DSA alone or in a composite). */
+  /** Contains a post-quantum component (ML-DSA alone or in a composite, or SLH-DSA). */
   readonly pq: boolean;
   readonly kty: Kty;
   /** Byte sizes of raw public key, private key and signature (ECDSA DER: the maximum). */

@@ -2,7 +2,19 @@ import { BackendUnavailable, InvalidArgument } from '../errors.ts';
 import { nativeBackend, nativeRefBackend } from './native.ts';
 import { nobleBackend } from './noble.ts';
 import { nodeBackend } from './node.ts';
-import type { BackendCapabilities, BackendName, BackendStatus, MlDsaBackend } from './types.ts';
+import type { BackendName, BackendStatus, MlDsaBackend, SlhDsaOps } from './types.ts';
+
+/** What one operation needs from a backend. `rnd` means byte-exact signing in either family. */
+export interface Need {
+  rnd?: boolean;
+  context?: boolean;
+  expandedKeys?: boolean;
+  externalMu?: boolean;
+  /** An SLH-DSA operation (then `rnd` asks for SLH-DSA deterministic / opt_rand signing). */
+  slhDsa?: boolean;
+  /** SLH-DSA key generation from caller seeds (slh_keygen_internal). */
+  seededKeygen?: boolean;
+}
 
 /** Fastest first. The order is the automatic choice; `PQID_BACKEND` or a per-call option overrides it. */
 const AUTO: readonly MlDsaBackend[] = [nativeBackend, nodeBackend, nobleBackend];
@@ -40,27 +52,58 @@ export function getBackend(name: BackendName): MlDsaBackend {
   return b;
 }
 
+function missing(b: MlDsaBackend, need: Need): string {
+  const c = b.status().capabilities;
+  if (need.slhDsa && !c.slhDsa) return 'it has no SLH-DSA';
+  if (need.slhDsa && need.seededKeygen && !b.slhDsa?.keygenFromSeed)
+    return 'no SLH-DSA key generation from seeds';
+  if (need.slhDsa) return 'no deterministic SLH-DSA signing or caller-supplied opt_rand';
+  if (need.externalMu && !c.externalMu) return 'no external-μ signing';
+  return b.status().reason ?? 'missing capability';
+}
+
 /**
  * The backend for one operation: the explicit one (checked for the capabilities it needs),
  * else `PQID_BACKEND`, else the fastest available one that has those capabilities.
  */
-export function chooseBackend(need: Partial<BackendCapabilities> = {}, explicit?: BackendName): MlDsaBackend {
+export function chooseBackend(need: Need = {}, explicit?: BackendName): MlDsaBackend {
   const requested = explicit ?? (process.env.PQID_BACKEND as BackendName | undefined) ?? undefined;
   const fits = (b: MlDsaBackend) => {
     const c = b.status().capabilities;
-    return (!need.rnd || c.rnd) && (!need.context || c.context) && (!need.expandedKeys || c.expandedKeys);
+    if (need.slhDsa)
+      return (
+        !!b.slhDsa &&
+        !!c.slhDsa &&
+        (!need.rnd || c.slhDsa.rnd) &&
+        (!need.seededKeygen || !!b.slhDsa.keygenFromSeed)
+      );
+    return (
+      (!need.rnd || c.rnd) &&
+      (!need.context || c.context) &&
+      (!need.expandedKeys || c.expandedKeys) &&
+      (!need.externalMu || (!!c.externalMu && !!b.signMu))
+    );
   };
   if (requested) {
     const b = getBackend(requested);
     if (!fits(b)) {
-      if (explicit)
-        throw new BackendUnavailable(
-          `backend "${b.name}" cannot do this: ${b.status().reason ?? 'missing capability'}`,
-        );
+      if (explicit) throw new BackendUnavailable(`backend "${b.name}" cannot do this: ${missing(b, need)}`);
     } else return b;
   }
   warnOnce();
   const b = AUTO.find((x) => x.status().available && fits(x));
-  if (!b) throw new BackendUnavailable('no ML-DSA backend available with the required capabilities');
+  if (!b)
+    throw new BackendUnavailable(
+      `no ${need.slhDsa ? 'SLH-DSA' : 'ML-DSA'} backend available with the required capabilities`,
+    );
   return b;
+}
+
+/** The SLH-DSA operations of the backend chooseBackend picks for an SLH-DSA operation. */
+export function chooseSlhDsa(
+  need: Omit<Need, 'slhDsa'> = {},
+  explicit?: BackendName,
+): { name: BackendName; ops: SlhDsaOps } {
+  const b = chooseBackend({ ...need, slhDsa: true }, explicit);
+  return { name: b.name, ops: b.slhDsa as SlhDsaOps };
 }

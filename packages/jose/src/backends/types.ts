@@ -1,4 +1,4 @@
-import type { MlDsaAlg } from './params.ts';
+import type { MlDsaAlg, SlhDsaAlg } from './params.ts';
 
 /** `native-ref` (the native addon's portable C code) is only used when asked for by name. */
 export type BackendName = 'native' | 'node' | 'noble' | 'native-ref';
@@ -21,11 +21,19 @@ export interface BackendCapabilities {
   context: boolean;
   /** Secret keys in the FIPS 204 expanded encoding, not only 32-byte seeds. */
   expandedKeys: boolean;
+  /** ML-DSA signing of a caller-computed μ (FIPS 204 Algorithm 7 from line 6; ExternalMu-ML-DSA). */
+  externalMu?: boolean;
+  /** SLH-DSA (FIPS 205); `rnd`: deterministic signing and caller-supplied opt_rand. Absent: no SLH-DSA. */
+  slhDsa?: { rnd: boolean };
 }
 
 export interface SignParams {
   context: Uint8Array;
-  /** 32 bytes of signing randomness; all zeros is deterministic signing. Absent: hedged. */
+  /**
+   * ML-DSA: 32 bytes of signing randomness, all zeros being deterministic signing.
+   * SLH-DSA: opt_rand (n bytes), PK.seed being deterministic signing (FIPS 205 §10.2.1).
+   * Absent: hedged, from the backend's own randomness.
+   */
   rnd?: Uint8Array;
 }
 
@@ -35,6 +43,18 @@ export interface SignParams {
  */
 export interface MlDsaBackend {
   readonly name: BackendName;
+  /** SLH-DSA on this backend, when it has it (see BackendCapabilities.slhDsa). */
+  readonly slhDsa?: SlhDsaOps;
+  /**
+   * Signs μ = H(tr ‖ M′) computed by the caller (external μ), when capabilities.externalMu.
+   * The signature is the one sign() gives for the message μ was computed from.
+   */
+  signMu?(
+    alg: MlDsaAlg,
+    prepared: unknown,
+    mu: Uint8Array,
+    params: { rnd?: Uint8Array },
+  ): Promise<Uint8Array>;
   status(): BackendStatus;
   /** FIPS 204 KeyGen from a 32-byte seed: the public key. */
   publicKeyFromSeed(alg: MlDsaAlg, seed: Uint8Array): Uint8Array;
@@ -61,4 +81,33 @@ export interface MlDsaBackend {
     signature: Uint8Array,
     context: Uint8Array,
   ): Promise<boolean>;
+}
+
+/**
+ * SLH-DSA (FIPS 205, pure, with a context string) on one backend. Secret keys are the 4n-byte
+ * FIPS 205 encoding, public keys 2n bytes; `prepareSecret` turns a secret key into whatever the
+ * backend signs with (a KeyObject for node:crypto).
+ */
+export interface SlhDsaOps {
+  /** slh_keygen_internal from SK.seed‖SK.prf‖PK.seed (3n bytes); absent when the backend cannot. */
+  keygenFromSeed?(alg: SlhDsaAlg, seed: Uint8Array): { publicKey: Uint8Array; secretKey: Uint8Array };
+  /** A fresh key pair from the backend's own randomness. */
+  generate(alg: SlhDsaAlg): Promise<{ publicKey: Uint8Array; secretKey: Uint8Array }>;
+  prepareSecret(alg: SlhDsaAlg, secretKey: Uint8Array): unknown;
+  sign(alg: SlhDsaAlg, prepared: unknown, message: Uint8Array, params: SignParams): Promise<Uint8Array>;
+  signSync(alg: SlhDsaAlg, prepared: unknown, message: Uint8Array, params: SignParams): Uint8Array;
+  verify(
+    alg: SlhDsaAlg,
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    context: Uint8Array,
+  ): Promise<boolean>;
+  verifySync(
+    alg: SlhDsaAlg,
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    context: Uint8Array,
+  ): boolean;
 }

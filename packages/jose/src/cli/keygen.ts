@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { registry } from '../algorithms/registry.ts';
+import { isSlhDsaAlg, slhDsaSeedBytes } from '../backends/params.ts';
 import { generateKeyPair } from '../keys/jwk.ts';
 import { type Command, json, out, parse, parseHex, required, UsageError, writeNewFile } from './common.ts';
 
@@ -18,8 +19,9 @@ Output contract:
 
 Options:
   --alg <alg>                   algorithm, see 'pqid algorithms' (required)
-  --seed <hex>                  32-byte ML-DSA seed (ML-DSA and composites): same seed,
-                                same key. Omit for a random key.
+  --seed <hex>                  32-byte ML-DSA seed (ML-DSA and composites), or the 48-byte
+                                SLH-DSA seed SK.seed||SK.prf||PK.seed: same seed, same key.
+                                Omit for a random key.
   --traditional-secret <hex>    composites only: the traditional component's raw private
                                 key (ECDSA d or EdDSA seed); with --seed, fully deterministic.
   -h, --help
@@ -49,12 +51,13 @@ export const keygen: Command = {
     const entry = registry().find((e) => e.alg === alg);
     if (!entry) throw new UsageError(`unknown algorithm ${JSON.stringify(alg)}; see 'pqid algorithms'`);
     if (values.seed !== undefined && entry.family === 'classical') {
-      throw new UsageError(`--seed applies to ML-DSA and composite algorithms, not ${alg}`);
+      throw new UsageError(`--seed applies to ML-DSA, composite and SLH-DSA algorithms, not ${alg}`);
     }
     if (values['traditional-secret'] !== undefined && entry.family !== 'composite') {
       throw new UsageError('--traditional-secret applies to composite algorithms only');
     }
-    const seed = values.seed !== undefined ? parseHex(values.seed, '--seed', 32) : undefined;
+    const seedBytes = isSlhDsaAlg(alg) ? slhDsaSeedBytes(alg) : 32;
+    const seed = values.seed !== undefined ? parseHex(values.seed, '--seed', seedBytes) : undefined;
     const traditionalSecret =
       values['traditional-secret'] !== undefined
         ? parseHex(values['traditional-secret'], '--traditional-secret')

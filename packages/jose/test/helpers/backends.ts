@@ -25,26 +25,31 @@ export function describeBackends(): string {
 }
 
 /**
- * Runs `fn` with PQID_BACKEND=name and returns its result plus how many ML-DSA verify and sign
- * calls reached that backend.
+ * Runs `fn` with PQID_BACKEND=name and returns its result plus how many ML-DSA or SLH-DSA verify
+ * and sign calls reached that backend.
  */
 export async function onBackend<T>(
   name: BackendName,
   fn: () => Promise<T>,
 ): Promise<{ result: T; verifyCalls: number; signCalls: number }> {
   const b = getBackend(name);
-  const verifySpy = vi.spyOn(b, 'verify');
-  const signSpy = vi.spyOn(b, 'sign');
+  // ML-DSA and, where the backend has it, SLH-DSA: either family's work counts.
+  const spies: { mock: { calls: unknown[] }; mockRestore(): void }[] = [
+    vi.spyOn(b, 'verify'),
+    vi.spyOn(b, 'sign'),
+  ];
+  if (b.slhDsa) spies.push(vi.spyOn(b.slhDsa, 'verify'), vi.spyOn(b.slhDsa, 'sign'));
+  const calls = (i: number) =>
+    spies.filter((_, j) => j % 2 === i).reduce((n, s) => n + s.mock.calls.length, 0);
   const prev = process.env.PQID_BACKEND;
   process.env.PQID_BACKEND = name;
   try {
     const result = await fn();
-    return { result, verifyCalls: verifySpy.mock.calls.length, signCalls: signSpy.mock.calls.length };
+    return { result, verifyCalls: calls(0), signCalls: calls(1) };
   } finally {
     if (prev === undefined) delete process.env.PQID_BACKEND;
     else process.env.PQID_BACKEND = prev;
-    verifySpy.mockRestore();
-    signSpy.mockRestore();
+    for (const s of spies) s.mockRestore();
   }
 }
 

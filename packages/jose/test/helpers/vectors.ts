@@ -22,14 +22,18 @@ export const vectorPath = (...p: string[]): string => join(VECTORS_DIR, ...p);
 
 /**
  * A vector file, or its `.gz` copy (the large ACVP files are stored gzipped); a decompressed
- * ACVP file must match the upstream checksum in `SHA256SUMS.upstream-mirror`.
+ * ACVP file must match the checksum its directory lists: `SHA256SUMS.upstream-mirror` (ML-DSA,
+ * whole upstream files) or `SHA256SUMS` (the SLH-DSA subset, see its extract.py).
  */
 function readJson<T>(...p: string[]): T {
   const path = vectorPath(...p);
   if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as T;
   const bytes = gunzipSync(readFileSync(`${path}.gz`));
   const name = p.slice(-2).join('/');
-  const sums = readFileSync(vectorPath(ACVP, 'SHA256SUMS.upstream-mirror'), 'utf8');
+  const dir = p[0] as string;
+  const sumsFile = ['SHA256SUMS.upstream-mirror', 'SHA256SUMS'].find((f) => existsSync(vectorPath(dir, f)));
+  if (!sumsFile) throw new Error(`${dir}: no SHA256SUMS file`);
+  const sums = readFileSync(vectorPath(dir, sumsFile), 'utf8');
   const want = sums
     .split('\n')
     .find((l) => l.endsWith(`  ${name}`))
@@ -70,9 +74,10 @@ interface ExpectedFile {
 /** Joins prompt and expectedResults on tcId (unique within a file); every prompt test must have a result. */
 function joinOnTcId<G extends object, R>(
   dir: string,
+  base: string = ACVP,
 ): { revision: string; groups: (G & { tgId: number; tests: R[] })[] } {
-  const prompt = readJson<AcvpFile<G>>(ACVP, dir, 'prompt.json');
-  const expected = readJson<ExpectedFile>(ACVP, dir, 'expectedResults.json');
+  const prompt = readJson<AcvpFile<G>>(base, dir, 'prompt.json');
+  const expected = readJson<ExpectedFile>(base, dir, 'expectedResults.json');
   const byTc = new Map<number, Record<string, unknown>>();
   for (const g of expected.testGroups) for (const t of g.tests) byTc.set(t.tcId, t);
   const groups = prompt.testGroups.map(({ tests, ...group }) => ({
@@ -242,6 +247,123 @@ export function acvpSigVer(): SigVerGroup[] {
 /** External, pure groups: the only ones the JOSE API (pure ML-DSA with a context) can express. */
 export const isExternalPure = (g: { signatureInterface: string; preHash?: string }): boolean =>
   g.signatureInterface === 'external' && g.preHash === 'pure';
+
+// ---- ACVP SLH-DSA (FIPS 205), the subset in acvp-slh-dsa/ ----------------------------------
+
+const SLH_ACVP = 'acvp-slh-dsa';
+export type SlhDsaParamSet = 'SLH-DSA-SHA2-128s' | 'SLH-DSA-SHA2-128f' | 'SLH-DSA-SHAKE-128s';
+
+export interface SlhKeyGenGroup {
+  tgId: number;
+  parameterSet: SlhDsaParamSet;
+  /** seed = SK.seed‖SK.prf‖PK.seed, the input of slh_keygen_internal. */
+  tests: { tcId: number; seed: Uint8Array; sk: Uint8Array; pk: Uint8Array }[];
+}
+
+export function slhAcvpKeyGen(): SlhKeyGenGroup[] {
+  type Raw = { tcId: number; skSeed: string; skPrf: string; pkSeed: string; sk: string; pk: string };
+  const { groups } = joinOnTcId<{ parameterSet: SlhDsaParamSet }, Raw>('SLH-DSA-keyGen-FIPS205', SLH_ACVP);
+  return groups.map((g) => ({
+    tgId: g.tgId,
+    parameterSet: g.parameterSet,
+    tests: g.tests.map((t) => ({
+      tcId: t.tcId,
+      seed: unhex(t.skSeed + t.skPrf + t.pkSeed),
+      sk: unhex(t.sk),
+      pk: unhex(t.pk),
+    })),
+  }));
+}
+
+export interface SlhSigGenGroup {
+  tgId: number;
+  parameterSet: SlhDsaParamSet;
+  deterministic: boolean;
+  signatureInterface: string;
+  preHash?: string;
+  tests: {
+    tcId: number;
+    sk: Uint8Array;
+    message: Uint8Array;
+    context: Uint8Array;
+    /** opt_rand of the non-deterministic groups. */
+    additionalRandomness?: Uint8Array;
+    signature: Uint8Array;
+  }[];
+}
+
+export function slhAcvpSigGen(): SlhSigGenGroup[] {
+  type Raw = {
+    tcId: number;
+    sk: string;
+    message: string;
+    context: string;
+    additionalRandomness?: string;
+    signature: string;
+  };
+  const { groups } = joinOnTcId<Omit<SlhSigGenGroup, 'tests' | 'tgId'>, Raw>(
+    'SLH-DSA-sigGen-FIPS205',
+    SLH_ACVP,
+  );
+  return groups.map(({ tests, ...g }) => ({
+    ...g,
+    tests: tests.map((t) => ({
+      tcId: t.tcId,
+      sk: unhex(t.sk),
+      message: unhex(t.message),
+      context: unhex(t.context),
+      ...(t.additionalRandomness !== undefined
+        ? { additionalRandomness: unhex(t.additionalRandomness) }
+        : {}),
+      signature: unhex(t.signature),
+    })),
+  }));
+}
+
+export interface SlhSigVerGroup {
+  tgId: number;
+  parameterSet: SlhDsaParamSet;
+  signatureInterface: string;
+  preHash?: string;
+  tests: {
+    tcId: number;
+    pk: Uint8Array;
+    message: Uint8Array;
+    context: Uint8Array;
+    signature: Uint8Array;
+    testPassed: boolean;
+  }[];
+}
+
+export function slhAcvpSigVer(): SlhSigVerGroup[] {
+  type Raw = {
+    tcId: number;
+    pk: string;
+    message: string;
+    context: string;
+    signature: string;
+    testPassed: boolean;
+  };
+  const { groups } = joinOnTcId<Omit<SlhSigVerGroup, 'tests' | 'tgId'>, Raw>(
+    'SLH-DSA-sigVer-FIPS205',
+    SLH_ACVP,
+  );
+  return groups.map(({ tests, ...g }) => ({
+    ...g,
+    tests: tests.map((t) => {
+      if (typeof t.testPassed !== 'boolean')
+        throw new Error(`sigVer tcId ${t.tcId}: testPassed is not a boolean`);
+      return {
+        tcId: t.tcId,
+        pk: unhex(t.pk),
+        message: unhex(t.message),
+        context: unhex(t.context),
+        signature: unhex(t.signature),
+        testPassed: t.testPassed,
+      };
+    }),
+  }));
+}
 
 // ---- RFC 9964 (draft-ietf-cose-dilithium) JOSE examples -------------------------------------
 
