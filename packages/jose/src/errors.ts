@@ -97,3 +97,22 @@ export class BackendUnavailable extends PqidError {
 export class SecretSerialization extends PqidError {
   static override readonly code = 'ERR_SECRET_SERIALIZATION';
 }
+
+/** A delegated signer (KMS, HSM, another process) failed or refused to sign. */
+export class SignerFailed extends PqidError {
+  static override readonly code = 'ERR_SIGNER_FAILED';
+}
+
+/** A delegated signer cannot sign this request (no external μ, message too large, a context it lacks). */
+export class SignerUnsupported extends PqidError {
+  static override readonly code = 'ERR_SIGNER_UNSUPPORTED';
+}
+
+/**
+ * A delegated signer returned something that is not a valid signature under its public key:
+ * the wrong length or encoding, or one that does not verify (wrong key behind the signer, or a
+ * faulty signer). Nothing is issued with it.
+ */
+export class SignerInvalidSignature extends PqidError {
+  static override readonly code = 'ERR_SIGNER_INVALID_SIGNATURE';
+}

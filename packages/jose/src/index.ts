@@ -1,5 +1,12 @@
 /** @pqid/jose — ML-DSA, composite ML-DSA and SLH-DSA JWS/JWT, classical algorithms through jose. */
 
+export type {
+  CompositeSigners,
+  DelegatedSigner,
+  KeySigners,
+  SignerCapabilities,
+  SignRequest,
+} from './algorithms/delegate.ts';
 export { algorithms, lookup as getAlgorithm, registry } from './algorithms/registry.ts';
 export type { AlgorithmEntry, Family, Jwk, Kty } from './algorithms/types.ts';
 export { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from './backends/params.ts';
@@ -37,6 +44,12 @@ export {
   importJWK,
 } from './keys/jwk.ts';
 export type { KeySet, VerificationKey } from './keys/resolve.ts';
+export {
+  createDelegatedKey,
+  type DelegatedKeyOptions,
+  type LocalSignerOptions,
+  localSigner,
+} from './keys/signer.ts';
 export { calculateThumbprint } from './keys/thumbprint.ts';
 export {
   backends,

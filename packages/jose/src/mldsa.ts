@@ -3,6 +3,7 @@
  * layer, by @pqid/xmldsig, and by tests that run the NIST vectors on every backend.
  */
 
+import { externalMu } from './algorithms/delegate.ts';
 import {
   isMlDsaAlg,
   MAX_CONTEXT_BYTES,
@@ -129,6 +130,47 @@ export const mldsa = {
   ) {
     const v = verifyArgs(alg, publicKey, message, signature, opts);
     return v.plausible && v.backend.verify(v.a, v.pk, v.msg, v.sig, v.context);
+  },
+
+  /**
+   * FIPS 204 external μ = H(H(pk, 64) ‖ 0x00 ‖ |ctx| ‖ ctx ‖ M, 64): what a signer with external μ
+   * (AWS KMS `EXTERNAL_MU`, signMu) signs instead of the message. 64 bytes.
+   */
+  mu(
+    alg: MlDsaAlg,
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    opts: { context?: Uint8Array } = {},
+  ): Uint8Array {
+    const a = checkAlg(alg);
+    return externalMu(
+      checkBytes('publicKey', publicKey, MLDSA_PARAMS[a].publicKey),
+      checkBytes('message', message),
+      checkContext(opts.context),
+    );
+  },
+
+  /** Signs a 64-byte μ (FIPS 204 Algorithm 7 from line 7); the signature is the message's. */
+  async signMu(
+    alg: MlDsaAlg,
+    secretKey: Uint8Array,
+    mu: Uint8Array,
+    opts: Pick<MlDsaSignOptions, 'deterministic' | 'rnd' | 'backend'> = {},
+  ): Promise<Uint8Array> {
+    const a = checkAlg(alg);
+    const sk = checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
+    const m = checkBytes('mu', mu, 64);
+    const rnd = signingRnd(opts);
+    const backend = chooseBackend(
+      { externalMu: true, rnd: rnd !== undefined, expandedKeys: sk.length !== SEED_BYTES },
+      opts.backend,
+    );
+    return (backend.signMu as NonNullable<typeof backend.signMu>)(
+      a,
+      backend.prepareSecret(a, sk),
+      m,
+      rnd ? { rnd } : {},
+    );
   },
 
   /** Blocking forms, for synchronous callers such as xml-crypto's SignatureAlgorithm. */

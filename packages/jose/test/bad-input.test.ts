@@ -733,3 +733,18 @@ describe.each(Object.keys(MLDSA_PARAMS) as MlDsaAlg[])('raw mldsa API, %s', (alg
     await rejects(() => mldsa.signSync(alg, new Uint8Array(31), msg), 'ERR_INVALID_ARGUMENT');
   });
 });
+
+describe('sign options cannot change what a JOSE signature is', () => {
+  // A JavaScript caller (no types) passing primitive-level options to signCompact must not get a
+  // signature over a FIPS 204/205 context, or with a caller rnd: JOSE signs with the empty
+  // context (RFC 9964, draft-ietf-cose-sphincs-plus) and a composite's ML-DSA half with its label.
+  it.each(['ML-DSA-44', 'ML-DSA-44-Ed25519', 'SLH-DSA-SHA2-128f'].filter((a) => ALGS.includes(a)))(
+    '%s: a stray context/rnd option is ignored and the token verifies',
+    async (alg) => {
+      const { priv, pub } = fx(alg);
+      const stray = { context: new Uint8Array([1, 2, 3]), rnd: new Uint8Array(32).fill(9) } as never;
+      const t = await signCompact('payload', priv, stray);
+      await expect(verifyCompact(t, pub, { algorithms: [alg] })).resolves.toBeTruthy();
+    },
+  );
+});

@@ -1,7 +1,8 @@
 /** Classical JWS algorithms, delegated to `jose`: we add registry metadata, not cryptography. */
 import * as jose from 'jose';
 import { b64u, b64uDecode } from '../encoding.ts';
-import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import { InvalidArgument, JwkInvalid, SignerUnsupported } from '../errors.ts';
+import { callSigner, ecdsaFromSigner } from './delegate.ts';
 import type { AlgorithmEntry, Jwk, Kty } from './types.ts';
 
 interface ClassicalSpec {
@@ -109,6 +110,21 @@ function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
       // jose re-serializes the header; it must be byte-identical to the one we committed to.
       if (jws.protected !== input.protectedB64) throw new Error('jose produced a different protected header');
       return b64uDecode(jws.signature) as Uint8Array;
+    },
+    async signDelegated(d, input) {
+      const signer = d.key;
+      const ok =
+        spec.alg === signer.alg || (spec.crv === 'Ed25519' && ['EdDSA', 'Ed25519'].includes(signer.alg));
+      if (!ok) throw new SignerUnsupported(`a ${signer.alg} signer cannot sign ${spec.alg}`);
+      if (!signer.capabilities.message)
+        throw new SignerUnsupported(`the ${signer.alg} signer does not sign messages`);
+      // The signer hashes (ECDSA/RSA) as its algorithm says; JWS ECDSA signatures are raw r‖s.
+      const sig = await callSigner(signer, {
+        kind: 'message',
+        message: input.bytes,
+        context: new Uint8Array(0),
+      });
+      return spec.kty === 'EC' ? ecdsaFromSigner(signer, sig, spec.sizes.privateKey, 'raw') : sig;
     },
     async verify(m, input, sig) {
       try {

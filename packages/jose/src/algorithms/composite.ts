@@ -7,7 +7,14 @@
 import crypto from 'node:crypto';
 import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { b64u, concat, equalBytes, utf8 } from '../encoding.ts';
-import { JwkInvalid } from '../errors.ts';
+import { JwkInvalid, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
+import {
+  callSigner,
+  type DelegatedSigner,
+  ecdsaFromSigner,
+  isCompositeSigners,
+  mldsaViaSigner,
+} from './delegate.ts';
 import { akpMember, MlDsaSecret, mldsaPublicFromSeed, mldsaSign, mldsaVerify } from './mldsa.ts';
 import { TRADITIONAL, type Traditional, type TraditionalKey } from './traditional.ts';
 import type { AlgorithmEntry } from './types.ts';
@@ -16,7 +23,7 @@ const PREFIX = utf8('CompositeAlgorithmSignatures2025');
 
 type PreHash = 'sha256' | 'sha512' | 'shake256';
 
-interface CompositeSpec {
+export interface CompositeSpec {
   alg: string;
   mldsa: MlDsaAlg;
   trad: Traditional;
@@ -24,7 +31,7 @@ interface CompositeSpec {
   ph: PreHash;
 }
 
-interface CompositePrivate {
+export interface CompositePrivate {
   mldsa: MlDsaSecret;
   trad: TraditionalKey;
 }
@@ -96,8 +103,24 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
       const k = m as CompositePrivate;
       const mPrime = messageRepresentative(spec, input.bytes);
       const [mldsaSig, tradSig] = await Promise.all([
-        mldsaSign(k.mldsa, mPrime, { context: label, ...opts }),
+        mldsaSign(k.mldsa, mPrime, {
+          context: label,
+          ...(opts.deterministic ? { deterministic: true } : {}),
+          ...(opts.backend ? { backend: opts.backend } : {}),
+        }),
         trad.sign(k.trad, mPrime),
+      ]);
+      return concat(mldsaSig, tradSig);
+    },
+    async signDelegated(d, input) {
+      if (!isCompositeSigners(d.signers))
+        throw new SignerUnsupported(`${spec.alg} needs an ML-DSA and a traditional signer`);
+      const { mldsa: ms, traditional: ts } = d.signers;
+      const pub = d.publicMaterial as CompositePublic;
+      const mPrime = messageRepresentative(spec, input.bytes);
+      const [mldsaSig, tradSig] = await Promise.all([
+        mldsaViaSigner(ms, spec.mldsa, pub.mldsa, mPrime, label),
+        tradViaSigner(ts, trad, mPrime),
       ]);
       return concat(mldsaSig, tradSig);
     },
@@ -113,6 +136,25 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
       return a && b;
     },
   };
+}
+
+/** The traditional half through its own signer: ECDSA as -05's DER, EdDSA raw. */
+async function tradViaSigner(
+  signer: DelegatedSigner,
+  trad: Traditional,
+  message: Uint8Array,
+): Promise<Uint8Array> {
+  if (!trad.joseAlgs.includes(signer.alg))
+    throw new SignerUnsupported(`a ${signer.alg} signer cannot sign the ${trad.name} half`);
+  if (!signer.capabilities.message)
+    throw new SignerUnsupported(`the ${signer.alg} signer does not sign messages`);
+  const sig = await callSigner(signer, { kind: 'message', message, context: new Uint8Array(0) });
+  if (trad.ecdsaBytes) return ecdsaFromSigner(signer, sig, trad.ecdsaBytes, 'der');
+  if (sig.length !== trad.maxSignatureBytes)
+    throw new SignerInvalidSignature(
+      `the ${signer.alg} signer returned ${sig.length} bytes, expected ${trad.maxSignatureBytes}`,
+    );
+  return sig;
 }
 
 export const COMPOSITES: readonly CompositeSpec[] = [

@@ -5,6 +5,7 @@ import { chooseBackend } from '../backends/select.ts';
 import type { BackendName, MlDsaBackend } from '../backends/types.ts';
 import { b64u, b64uDecode, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import { mldsaViaSigner } from './delegate.ts';
 import type { AlgorithmEntry, Jwk, SigningInput } from './types.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -106,7 +107,15 @@ export function mldsaEntry(alg: MlDsaAlg): AlgorithmEntry {
       return { material: new MlDsaSecret(alg, seed), publicJwk: { kty: 'AKP', alg, pub: jwk.pub as string } };
     },
     plausibleSignature: (sig) => sig.length === p.signature,
-    sign: (m, input: SigningInput, o) => mldsaSign(m as MlDsaSecret, input.bytes, { context: EMPTY, ...o }),
+    // Only these options reach the primitive: JOSE signs with the empty context, always.
+    sign: (m, input: SigningInput, o) =>
+      mldsaSign(m as MlDsaSecret, input.bytes, {
+        context: EMPTY,
+        ...(o.deterministic ? { deterministic: true } : {}),
+        ...(o.backend ? { backend: o.backend } : {}),
+      }),
+    signDelegated: (d, input) =>
+      mldsaViaSigner(d.key, alg, d.publicMaterial as Uint8Array, input.bytes, EMPTY),
     verify: (m, input, sig) => mldsaVerify(alg, m as Uint8Array, input.bytes, sig, EMPTY),
   };
 }

@@ -7,6 +7,7 @@ import { chooseSlhDsa } from '../backends/select.ts';
 import type { BackendName, SlhDsaOps } from '../backends/types.ts';
 import { b64u, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import { slhDsaViaSigner } from './delegate.ts';
 import { akpMember } from './mldsa.ts';
 import type { AlgorithmEntry } from './types.ts';
 
@@ -169,5 +170,6 @@ export function slhDsaEntry(alg: SlhDsaAlg): AlgorithmEntry {
         ...(o.backend ? { backend: o.backend } : {}),
       }),
     verify: (m, input, sig) => slhDsaVerify(alg, m as Uint8Array, input.bytes, sig, EMPTY),
+    signDelegated: (d, input) => slhDsaViaSigner(d.key, alg, input.bytes),
   };
 }

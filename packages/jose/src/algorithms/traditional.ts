@@ -6,6 +6,14 @@
 import crypto, { type KeyObject } from 'node:crypto';
 import { b64u, concat, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import type { Jwk } from './types.ts';
+
+const member = (jwk: Jwk, m: string): Uint8Array => {
+  const v = jwk[m];
+  if (typeof v !== 'string' || !/^[A-Za-z0-9_-]+$/.test(v))
+    throw new JwkInvalid(`JWK "${m}" must be base64url`);
+  return new Uint8Array(Buffer.from(v, 'base64url'));
+};
 
 export interface TraditionalKey {
   privateKey?: KeyObject;
@@ -15,6 +23,12 @@ export interface TraditionalKey {
 
 export interface Traditional {
   readonly name: string;
+  /** JOSE algorithms a delegated signer for this half may report (its key's algorithm). */
+  readonly joseAlgs: readonly string[];
+  /** ECDSA: the byte length of r and s; undefined for EdDSA. */
+  readonly ecdsaBytes?: number;
+  /** The raw public key of this half from a component's public JWK, as -05 encodes it. */
+  publicBytesOfJwk(jwk: Jwk): Uint8Array;
   readonly publicKeyBytes: number;
   readonly privateKeyBytes: number;
   /** Exact for EdDSA, the DER maximum for ECDSA. */
@@ -99,6 +113,17 @@ function ecdsa(curve: Curve): Traditional {
   };
   return {
     name: `ECDSA ${curve.name}`,
+    joseAlgs: [curve.name === 'P-256' ? 'ES256' : 'ES384'],
+    ecdsaBytes: curve.n,
+    publicBytesOfJwk(jwk) {
+      if (jwk.kty !== 'EC' || jwk.crv !== curve.name)
+        throw new JwkInvalid(`expected an EC ${curve.name} JWK`);
+      const x = member(jwk, 'x');
+      const y = member(jwk, 'y');
+      if (x.length !== curve.n || y.length !== curve.n)
+        throw new JwkInvalid(`${curve.name} coordinates are ${curve.n} bytes`);
+      return concat(Uint8Array.of(4), x, y);
+    },
     publicKeyBytes: 1 + 2 * curve.n,
     privateKeyBytes: ecPrivLen,
     maxSignatureBytes: 2 + 2 * (3 + curve.n),
@@ -187,6 +212,11 @@ function eddsa(
   };
   return {
     name,
+    joseAlgs: name === 'Ed25519' ? ['Ed25519', 'EdDSA'] : ['Ed448'],
+    publicBytesOfJwk(jwk) {
+      if (jwk.kty !== 'OKP' || jwk.crv !== name) throw new JwkInvalid(`expected an OKP ${name} JWK`);
+      return member(jwk, 'x');
+    },
     publicKeyBytes: size,
     privateKeyBytes: size,
     maxSignatureBytes: sigBytes,

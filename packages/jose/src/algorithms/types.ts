@@ -1,4 +1,5 @@
 import type { BackendName } from '../backends/types.ts';
+import type { DelegatedMaterial } from './delegate.ts';
 
 export type Kty = 'AKP' | 'EC' | 'OKP' | 'RSA';
 export type Family = 'ml-dsa' | 'composite' | 'slh-dsa' | 'classical';
@@ -54,5 +55,10 @@ export interface AlgorithmEntry {
   /** Signature length check before any crypto: a wrong length can never verify. */
   plausibleSignature(sig: Uint8Array): boolean;
   sign(material: Material, input: SigningInput, opts: SignOptions): Promise<Uint8Array>;
+  /**
+   * Signs through delegated signer(s) (a KMS/HSM key, or the local sealed-key signer). The
+   * result is checked by the caller (length, and a verification under the public key).
+   */
+  signDelegated(delegated: DelegatedMaterial, input: SigningInput): Promise<Uint8Array>;
   verify(material: Material, input: SigningInput, signature: Uint8Array): Promise<boolean>;
 }

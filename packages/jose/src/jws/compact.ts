@@ -5,6 +5,7 @@ import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
 import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
 import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
+import { signInput } from '../keys/sign.ts';
 import {
   checkAlgorithms,
   checkSize,
@@ -48,7 +49,7 @@ export async function signCompact(
 ): Promise<string> {
   const k = checkPrivateKey(key);
   const input = signingInput(buildHeader(k, opts), typeof payload === 'string' ? utf8(payload) : payload);
-  const sig = await k.entry.sign(materialOf(k), input, opts);
+  const sig = await signInput(k, input, opts);
   return `${input.protectedB64}.${input.payloadB64}.${b64u(sig)}`;
 }
 

@@ -9,6 +9,7 @@ import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
 import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
 import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
+import { signInput } from '../keys/sign.ts';
 import { buildHeader } from './compact.ts';
 import {
   checkAlgorithms,
@@ -44,7 +45,7 @@ export async function signGeneral(
     signers.map(async ({ key, header, unprotected }) => {
       if (!(key instanceof PrivateKey)) throw new InvalidArgument('every signer needs a PrivateKey handle');
       const input = signingInput(buildHeader(key, { ...(header ? { header } : {}) }), bytes);
-      const sig = await key.entry.sign(materialOf(key), input, opts);
+      const sig = await signInput(key, input, opts);
       return {
         protected: input.protectedB64,
         ...(unprotected ? { header: unprotected } : {}),

@@ -1,8 +1,10 @@
 /**
  * Key handles. A PrivateKey keeps its material out of reach: not enumerable, not JSON, not in
- * `util.inspect` — exporting it takes an explicit `exportJWK(key)`.
+ * `util.inspect` — exporting it takes an explicit `exportJWK(key)`. A delegated PrivateKey
+ * (createDelegatedKey) has no secret here at all: its signer holds it.
  */
 import { inspect } from 'node:util';
+import { DelegatedMaterial } from '../algorithms/delegate.ts';
 import type { AlgorithmEntry, Jwk, Material } from '../algorithms/types.ts';
 import { SecretSerialization } from '../errors.ts';
 
@@ -45,17 +47,23 @@ export class PrivateKey {
   readonly entry: AlgorithmEntry;
   readonly publicKey: PublicKey;
 
-  constructor(entry: AlgorithmEntry, privateJwk: Jwk, material: Material, publicKey: PublicKey) {
+  /** `privateJwk` is undefined for a delegated key (its material is a DelegatedMaterial). */
+  constructor(entry: AlgorithmEntry, privateJwk: Jwk | undefined, material: Material, publicKey: PublicKey) {
     this.entry = entry;
     this.alg = entry.alg;
     this.kid = publicKey.kid;
     this.publicKey = publicKey;
     materials.set(this, material);
-    privateJwks.set(this, Object.freeze({ ...privateJwk, kid: publicKey.kid }));
+    if (privateJwk) privateJwks.set(this, Object.freeze({ ...privateJwk, kid: publicKey.kid }));
   }
 
   get pq(): boolean {
     return this.entry.pq;
+  }
+
+  /** Signing is delegated to a signer (KMS, HSM, sealed-key store); no secret is in this process. */
+  get delegated(): boolean {
+    return materials.get(this) instanceof DelegatedMaterial;
   }
 
   toJSON(): never {
@@ -63,7 +71,7 @@ export class PrivateKey {
   }
 
   toString(): string {
-    return `[PrivateKey ${this.alg} ${this.kid}]`;
+    return `[PrivateKey ${this.alg} ${this.kid}${this.delegated ? ' delegated' : ''}]`;
   }
 
   [inspect.custom](): string {

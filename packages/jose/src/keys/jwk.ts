@@ -64,12 +64,19 @@ async function importPublicJwk(entry: AlgorithmEntry, jwk: Jwk): Promise<PublicK
 /** The JWK of a handle. For a private key this is the one deliberate way to get its secret out. */
 export function exportJWK(key: PublicKey | PrivateKey): Jwk {
   if (key instanceof PublicKey) return { ...key.jwk };
-  if (key instanceof PrivateKey) return { ...(privateJwkOf(key) as Jwk) };
+  if (key instanceof PrivateKey) {
+    const jwk = privateJwkOf(key);
+    if (!jwk) throw new InvalidArgument(`${key.kid} is a delegated key: its signer holds the secret`);
+    return { ...jwk };
+  }
   throw new InvalidArgument('exportJWK needs a PublicKey or PrivateKey handle');
 }
 
 export interface GenerateOptions {
-  /** ML-DSA seed (32 bytes); for composites, the ML-DSA component's seed. */
+  /**
+   * ML-DSA seed (32 bytes); for composites, the ML-DSA component's seed; for SLH-DSA the 3n-byte
+   * SK.seed‖SK.prf‖PK.seed (48 bytes for the registered parameter sets).
+   */
   seed?: Uint8Array;
   /** For composites: the traditional component's raw private key (ECDSA d or EdDSA seed). */
   traditionalSecret?: Uint8Array;

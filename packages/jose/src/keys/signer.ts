@@ -1,0 +1,224 @@
+/**
+ * Delegated keys: PrivateKey handles whose signing happens in a DelegatedSigner (a KMS or HSM
+ * key, another process, or the local sealed-key store). They go everywhere a PrivateKey goes
+ * (signCompact, signJwt, signGeneral, @pqid/xmldsig), and a composite's two halves may live in
+ * two signers. `localSigner` is the first implementation: a local key behind the same interface,
+ * which is also how a key manager treats its sealed keys and how the interface is tested.
+ */
+import { constants, KeyObject, sign as nodeSign } from 'node:crypto';
+import { COMPOSITES, type CompositePrivate } from '../algorithms/composite.ts';
+import {
+  type CompositeSigners,
+  DelegatedMaterial,
+  type DelegatedSigner,
+  isCompositeSigners,
+  type KeySigners,
+  type SignRequest,
+} from '../algorithms/delegate.ts';
+import { akpMember, type MlDsaSecret, mldsaSign } from '../algorithms/mldsa.ts';
+import { keyServesAlg, lookup } from '../algorithms/registry.ts';
+import { type SlhDsaSecret, slhDsaSign } from '../algorithms/slhdsa.ts';
+import type { Jwk } from '../algorithms/types.ts';
+import { MLDSA_PARAMS, RND_BYTES } from '../backends/params.ts';
+import { chooseBackend } from '../backends/select.ts';
+import { b64u, concat } from '../encoding.ts';
+import { InvalidArgument, KeyMismatch, SignerUnsupported } from '../errors.ts';
+import { materialOf, PrivateKey, type PublicKey } from './handles.ts';
+import { importJWK } from './jwk.ts';
+
+export interface DelegatedKeyOptions {
+  /** The JOSE algorithm; required for a composite, else the signer's (Ed25519 keys may say EdDSA). */
+  alg?: string;
+  /** Default: the RFC 7638 thumbprint, or the signer's public JWK `kid`. */
+  kid?: string;
+  /**
+   * Verify every signature under the public key before returning it (default true): a signer
+   * that answers with another key's signature is caught before a token carries it.
+   */
+  verify?: boolean;
+}
+
+function checkSigner(s: unknown, what: string): DelegatedSigner {
+  const d = s as DelegatedSigner;
+  if (
+    typeof d !== 'object' ||
+    d === null ||
+    typeof d.alg !== 'string' ||
+    typeof d.sign !== 'function' ||
+    typeof d.publicJwk !== 'object' ||
+    d.publicJwk === null ||
+    typeof d.capabilities !== 'object' ||
+    d.capabilities === null
+  )
+    throw new InvalidArgument(`${what} must be a DelegatedSigner { alg, publicJwk, capabilities, sign }`);
+  for (const m of ['priv', 'd', 'p', 'q', 'dp', 'dq', 'qi', 'k'])
+    if (m in d.publicJwk) throw new InvalidArgument(`${what}.publicJwk holds private member "${m}"`);
+  return d;
+}
+
+/** A PrivateKey handle whose signatures come from `signers`. */
+export async function createDelegatedKey(
+  signers: KeySigners,
+  opts: DelegatedKeyOptions = {},
+): Promise<PrivateKey> {
+  let pub: PublicKey;
+  if (isCompositeSigners(signers)) {
+    const spec = COMPOSITES.find((c) => c.alg === opts.alg);
+    if (!spec)
+      throw new InvalidArgument(
+        `two signers make a composite key: opts.alg must name one, got ${String(opts.alg)}`,
+      );
+    const ms = checkSigner(signers.mldsa, 'signers.mldsa');
+    const ts = checkSigner(signers.traditional, 'signers.traditional');
+    if (ms.alg !== spec.mldsa)
+      throw new InvalidArgument(`${spec.alg} needs a ${spec.mldsa} signer, got ${ms.alg}`);
+    if (!spec.trad.joseAlgs.includes(ts.alg))
+      throw new InvalidArgument(`${spec.alg} needs a ${spec.trad.joseAlgs.join('/')} signer, got ${ts.alg}`);
+    const m = akpMember({ ...ms.publicJwk, alg: ms.alg }, 'pub', MLDSA_PARAMS[spec.mldsa].publicKey);
+    const t = spec.trad.publicBytesOfJwk(ts.publicJwk);
+    pub = (await importJWK(
+      { kty: 'AKP', alg: spec.alg, pub: b64u(concat(m, t)), ...(opts.kid ? { kid: opts.kid } : {}) },
+      { alg: spec.alg },
+    )) as PublicKey;
+  } else {
+    const s = checkSigner(signers, 'signer');
+    const alg = opts.alg ?? s.alg;
+    if (!keyServesAlg(s.alg, alg)) throw new InvalidArgument(`a ${s.alg} signer cannot make a ${alg} key`);
+    if (lookup(alg).family === 'composite')
+      throw new InvalidArgument(`${alg} is a composite: pass { mldsa, traditional } signers`);
+    const kid = opts.kid ?? (typeof s.publicJwk.kid === 'string' ? s.publicJwk.kid : undefined);
+    const { kid: _ignored, ...jwk } = s.publicJwk;
+    if (typeof jwk.alg === 'string' && !keyServesAlg(jwk.alg, alg))
+      throw new KeyMismatch(`the ${s.alg} signer's public JWK is for ${jwk.alg}`);
+    pub = (await importJWK({ ...jwk, alg, ...(kid ? { kid } : {}) }, { alg })) as PublicKey;
+  }
+  const material = new DelegatedMaterial(signers, materialOf(pub), opts.verify ?? true);
+  return new PrivateKey(pub.entry, undefined, material, pub);
+}
+
+export interface LocalSignerOptions {
+  /** Deterministic signatures (ML-DSA rnd = 0, SLH-DSA opt_rand = PK.seed): for tests and vectors. */
+  deterministic?: boolean;
+}
+
+const ZERO_RND = new Uint8Array(RND_BYTES);
+
+function mldsaSigner(
+  alg: string,
+  secret: MlDsaSecret,
+  publicJwk: Jwk,
+  o: LocalSignerOptions,
+): DelegatedSigner {
+  return {
+    alg,
+    publicJwk,
+    capabilities: {
+      message: true,
+      context: true,
+      externalMu: chooseBackendOrNone({ externalMu: true, rnd: !!o.deterministic }),
+    },
+    async sign(req: SignRequest) {
+      if (req.kind === 'message')
+        return mldsaSign(secret, req.message, {
+          context: req.context,
+          ...(o.deterministic ? { deterministic: true } : {}),
+        });
+      const b = chooseBackend({ externalMu: true, rnd: !!o.deterministic });
+      if (!b.signMu) throw new SignerUnsupported(`backend ${b.name} has no external μ`);
+      return b.signMu(secret.alg, secret.prepared(b), req.mu, o.deterministic ? { rnd: ZERO_RND } : {});
+    },
+  };
+}
+
+function chooseBackendOrNone(need: Parameters<typeof chooseBackend>[0]): boolean {
+  try {
+    return !!chooseBackend(need).signMu;
+  } catch {
+    return false;
+  }
+}
+
+const NODE_HASH: Record<string, string | null> = {
+  ES256: 'sha256',
+  ES384: 'sha384',
+  RS256: 'sha256',
+  PS256: 'sha256',
+  EdDSA: null,
+  Ed25519: null,
+};
+
+function messageOnly(req: SignRequest, alg: string): Uint8Array {
+  if (req.kind !== 'message') throw new SignerUnsupported(`a ${alg} signer has no external μ`);
+  if (req.context.length) throw new SignerUnsupported(`a ${alg} signer takes no context`);
+  return req.message;
+}
+
+/**
+ * The signer(s) behind a local key: one for ML-DSA, SLH-DSA and classical keys, the two halves
+ * for a composite. `createDelegatedKey(localSigner(k))` signs exactly like `k`.
+ */
+export function localSigner(key: PrivateKey, opts: LocalSignerOptions = {}): KeySigners {
+  if (!(key instanceof PrivateKey)) throw new InvalidArgument('localSigner needs a PrivateKey handle');
+  const m = materialOf(key);
+  if (m instanceof DelegatedMaterial) return m.signers;
+  const publicJwk = { ...key.publicKey.jwk } as Jwk;
+  switch (key.entry.family) {
+    case 'ml-dsa':
+      return mldsaSigner(key.alg, m as MlDsaSecret, publicJwk, opts);
+    case 'slh-dsa': {
+      const secret = m as SlhDsaSecret;
+      return {
+        alg: key.alg,
+        publicJwk,
+        capabilities: { message: true, context: true, externalMu: false },
+        async sign(req) {
+          if (req.kind !== 'message') throw new SignerUnsupported('SLH-DSA has no external μ');
+          return slhDsaSign(secret, req.message, {
+            context: req.context,
+            ...(opts.deterministic ? { deterministic: true } : {}),
+          });
+        },
+      };
+    }
+    case 'composite': {
+      const spec = COMPOSITES.find((c) => c.alg === key.alg);
+      if (!spec) throw new InvalidArgument(`unknown composite ${key.alg}`);
+      const k = m as CompositePrivate;
+      const pub = akpMember(publicJwk, 'pub', MLDSA_PARAMS[spec.mldsa].publicKey + spec.trad.publicKeyBytes);
+      const mldsa = mldsaSigner(
+        spec.mldsa,
+        k.mldsa,
+        { kty: 'AKP', alg: spec.mldsa, pub: b64u(pub.subarray(0, MLDSA_PARAMS[spec.mldsa].publicKey)) },
+        opts,
+      );
+      const tradAlg = spec.trad.joseAlgs[0] as string;
+      const traditional: DelegatedSigner = {
+        alg: tradAlg,
+        publicJwk: { ...(k.trad.publicKey.export({ format: 'jwk' }) as Jwk), alg: tradAlg },
+        capabilities: { message: true, context: false, externalMu: false, ecdsaEncoding: 'der' },
+        async sign(req) {
+          return spec.trad.sign(k.trad, messageOnly(req, tradAlg));
+        },
+      };
+      return { mldsa, traditional } satisfies CompositeSigners;
+    }
+    case 'classical': {
+      const hash = NODE_HASH[key.alg];
+      if (hash === undefined) throw new InvalidArgument(`no local signer for ${key.alg}`);
+      const keyObject = KeyObject.from(m as Parameters<typeof KeyObject.from>[0]);
+      return {
+        alg: key.alg,
+        publicJwk,
+        capabilities: { message: true, context: false, externalMu: false, ecdsaEncoding: 'der' },
+        async sign(req) {
+          const message = messageOnly(req, key.alg);
+          const k =
+            key.alg === 'PS256'
+              ? { key: keyObject, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
+              : keyObject;
+          return new Uint8Array(nodeSign(hash, message, k as KeyObject));
+        },
+      };
+    }
+  }
+}
