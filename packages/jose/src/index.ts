@@ -44,6 +44,7 @@ export {
   importJWK,
 } from './keys/jwk.ts';
 export type { KeySet, VerificationKey } from './keys/resolve.ts';
+export { type SignMessageOptions, signMessage } from './keys/sign.ts';
 export {
   createDelegatedKey,
   type DelegatedKeyOptions,

@@ -5,6 +5,8 @@
  * whichever path (message or μ) the signer is asked for. Signers that fail or lie are typed
  * errors, and nothing they return is used unverified.
  */
+
+import { createPublicKey, type JsonWebKey, verify as nodeVerify } from 'node:crypto';
 import {
   createDelegatedKey,
   createLocalJWKSet,
@@ -25,6 +27,8 @@ import {
   signCompact,
   signGeneral,
   signJwt,
+  signMessage,
+  slhdsa,
   verifyCompact,
   verifyGeneral,
   verifyJwt,
@@ -321,5 +325,50 @@ describe('signers that fail or lie', () => {
       createDelegatedKey({ mldsa: s(base.key), traditional: s(ed.key) }, { alg: 'ML-DSA-44-Ed25519' }),
     ).resolves.toBeTruthy();
     await rejects(() => createDelegatedKey(s(base.key), { alg: 'ML-DSA-44-ES256' }), 'ERR_INVALID_ARGUMENT');
+  });
+});
+
+describe('signMessage: raw signatures for X.509 and XML-DSig', () => {
+  const msg = te.encode('TBSCertificate bytes');
+
+  it('ML-DSA and SLH-DSA: pure, empty context, the same through a delegated key', async () => {
+    for (const alg of ['ML-DSA-44', 'SLH-DSA-SHA2-128f']) {
+      const { key, publicJwk } = await local(alg);
+      const a = await signMessage(key, msg, { deterministic: true });
+      const d = await createDelegatedKey(localSigner(key, { deterministic: true }));
+      expect(toHex(await signMessage(d, msg))).toBe(toHex(a));
+      const pk = Buffer.from(publicJwk.pub as string, 'base64url');
+      const ok =
+        alg === 'ML-DSA-44'
+          ? await mldsa.verify(alg, pk, msg, a)
+          : await slhdsa.verify(alg as 'SLH-DSA-SHA2-128f', pk, msg, a);
+      expect(ok).toBe(true);
+    }
+  });
+
+  it('ECDSA in DER (X.509) or raw r‖s (XML-DSig), local and delegated; a lying classical signer is caught', async () => {
+    const { key, publicJwk } = await local('ES256');
+    const pub = createPublicKey({ key: publicJwk as JsonWebKey, format: 'jwk' });
+    for (const k of [key, await createDelegatedKey(localSigner(key))]) {
+      const der = await signMessage(k, msg);
+      expect(der[0]).toBe(0x30);
+      expect(nodeVerify('sha256', msg, pub, der)).toBe(true);
+      const raw = await signMessage(k, msg, { ecdsaEncoding: 'raw' });
+      expect(raw.length).toBe(64);
+      expect(nodeVerify('sha256', msg, { key: pub, dsaEncoding: 'ieee-p1363' }, raw)).toBe(true);
+    }
+    const other = await local('ES256');
+    const liar = await createDelegatedKey(
+      recording(localSigner(key) as DelegatedSigner, {}, (req) =>
+        (localSigner(other.key) as DelegatedSigner).sign(req),
+      ),
+    );
+    await rejects(() => signMessage(liar, msg), 'ERR_SIGNER_INVALID_SIGNATURE');
+  });
+
+  it('composites have no raw-message form here, and non-handles are refused', async () => {
+    const { key } = await local('ML-DSA-44-Ed25519');
+    await rejects(() => signMessage(key, msg), 'ERR_INVALID_ARGUMENT');
+    await rejects(() => signMessage({} as PrivateKey, msg), 'ERR_INVALID_ARGUMENT');
   });
 });

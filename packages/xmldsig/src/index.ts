@@ -1,4 +1,4 @@
-/** @pqid/xmldsig — ML-DSA and ECDSA XML signatures for SAML, X.509 certificates for ML-DSA keys. */
+/** @pqid/xmldsig — ML-DSA, SLH-DSA and ECDSA XML signatures for SAML, X.509 certificates for their keys. */
 
 export { InvalidArgument } from '@pqid/jose';
 export {
@@ -10,9 +10,10 @@ export {
   rsaSha256Algorithm,
   type SignatureAlgorithmClass,
   signatureAlgorithmMap,
+  slhDsaAlgorithm,
 } from './algorithms/signature-algorithms.ts';
 export * from './errors.ts';
-export { algOfJwk, type Jwk, publicJwkOf } from './keys.ts';
+export { algOfJwk, algOfKey, type Jwk, type KeyLike, publicJwkOf, type SigningKey } from './keys.ts';
 export {
   installNodeSamlIntegration,
   type NodeSamlIntegration,

@@ -4,11 +4,12 @@
  * the certificate in KeyInfo/X509Data, and the Signature right after the element's Issuer
  * (saml-core §5 / the schemas put ds:Signature there). The algorithm follows the key.
  */
-import { InvalidArgument } from '@pqid/jose';
+import { InvalidArgument, PrivateKey } from '@pqid/jose';
 import type { Document, Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { algorithmFor } from './algorithms/signature-algorithms.ts';
-import { algOfJwk, classicalPrivateKey, isMlDsa, type Jwk } from './keys.ts';
+
+import { algOfKey, classicalPrivateKey, isPq, type SigningKey } from './keys.ts';
 import { C14N_EXCLUSIVE, DIGEST_SHA256, SIGNATURE_URIS, TRANSFORM_ENVELOPED } from './uris.ts';
 import { parseCertificate } from './x509/parse.ts';
 import { certificateBase64 } from './x509/pem.ts';
@@ -18,8 +19,11 @@ import { childElements, elementsWithId, idOf, parseXml } from './xml/parse.ts';
 const SAML_ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
 
 export interface SignXmlOptions {
-  /** Private JWK (ML-DSA AKP, EC P-256 or RSA); its `alg` picks the SignatureMethod. */
-  key: Jwk;
+  /**
+   * Private JWK (ML-DSA or SLH-DSA AKP, EC P-256 or RSA), or a @pqid/jose PrivateKey handle —
+   * a delegated one (KMS/HSM) signs with signXmlAsync only. Its algorithm picks the SignatureMethod.
+   */
+  key: SigningKey;
   /** The signer's certificate (PEM, base64 or DER), published in KeyInfo/X509Data. It must certify `key`. */
   certificate: string | Uint8Array;
   /** ID of the element to sign (Response, Assertion, EntityDescriptor). Default: the document element. */
@@ -44,7 +48,8 @@ export function signXml(xml: string, opts: SignXmlOptions): string {
  * Same as signXml, but the signature value is computed through @pqid/jose's asynchronous API
  * (ML-DSA off the event loop on the native backend): the form for the IdP's request path.
  */
-export function signXmlAsync(xml: string, opts: SignXmlOptions): Promise<string> {
+export async function signXmlAsync(xml: string, opts: SignXmlOptions): Promise<string> {
+  // async: bad input rejects like a failed signature does, instead of throwing synchronously.
   const { sig, options } = prepare(xml, opts);
   return new Promise((resolve, reject) => {
     sig.computeSignature(xml, options, (err) => (err ? reject(err) : resolve(sig.getSignedXml())));
@@ -52,7 +57,7 @@ export function signXmlAsync(xml: string, opts: SignXmlOptions): Promise<string>
 }
 
 function prepare(xml: string, opts: SignXmlOptions) {
-  const alg = algOfJwk(opts.key);
+  const alg = algOfKey(opts.key);
   const cert = parseCertificate(opts.certificate);
   if (!sameKey(cert.publicKey.spki, spkiDer(opts.key)))
     throw new InvalidArgument('the certificate does not certify the signing key');
@@ -66,8 +71,10 @@ function prepare(xml: string, opts: SignXmlOptions) {
 
   const uri = SIGNATURE_URIS[alg];
   const sig = new SignedXml({
-    // ML-DSA keys travel to our algorithm as the JWK itself; xml-crypto passes it through untouched.
-    privateKey: (isMlDsa(alg) ? opts.key : classicalPrivateKey(opts.key)) as never,
+    // PQ JWKs and key handles travel to our algorithm as they are; xml-crypto passes them through untouched.
+    privateKey: (isPq(alg) || opts.key instanceof PrivateKey
+      ? opts.key
+      : classicalPrivateKey(opts.key)) as never,
     publicCert: cert.pem,
     signatureAlgorithm: uri,
     canonicalizationAlgorithm: C14N_EXCLUSIVE,

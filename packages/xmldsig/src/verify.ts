@@ -11,7 +11,7 @@
  * getVerifiedXml does).
  */
 
-import { MLDSA_PARAMS } from '@pqid/jose';
+import { MLDSA_PARAMS, SLHDSA_PARAMS } from '@pqid/jose';
 import type { Document, Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { signatureBytes } from './algorithms/key-material.ts';
@@ -24,7 +24,7 @@ import {
   XmlAlgorithmNotAllowed,
   XmlSignatureInvalid,
 } from './errors.ts';
-import { isMlDsa } from './keys.ts';
+import { isMlDsa, isSlhDsa } from './keys.ts';
 import {
   algForUri,
   C14N_EXCLUSIVE,
@@ -88,10 +88,13 @@ export function verifyXml(xml: string, opts: VerifyXmlOptions): VerifiedXml {
   const candidates = candidateCertificates(signature, trusted, alg);
   const value = signatureBytes(signatureValue);
   if (!value) throw new SignatureMalformed('SignatureValue is not valid base64');
-  if (isMlDsa(alg) && value.length !== MLDSA_PARAMS[alg].signature)
-    throw new SignatureMalformed(
-      `${alg} SignatureValue must be ${MLDSA_PARAMS[alg].signature} bytes, got ${value.length}`,
-    );
+  const fixed = isMlDsa(alg)
+    ? MLDSA_PARAMS[alg].signature
+    : isSlhDsa(alg)
+      ? SLHDSA_PARAMS[alg].signature
+      : undefined;
+  if (fixed !== undefined && value.length !== fixed)
+    throw new SignatureMalformed(`${alg} SignatureValue must be ${fixed} bytes, got ${value.length}`);
 
   const failures: string[] = [];
   for (const cert of candidates) {

@@ -138,7 +138,8 @@ function chooseBackendOrNone(need: Parameters<typeof chooseBackend>[0]): boolean
   }
 }
 
-const NODE_HASH: Record<string, string | null> = {
+/** node:crypto's digest for each classical JOSE algorithm (null: EdDSA hashes internally). */
+export const NODE_HASH: Record<string, string | null> = {
   ES256: 'sha256',
   ES384: 'sha384',
   RS256: 'sha256',

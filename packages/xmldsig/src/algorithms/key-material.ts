@@ -4,7 +4,7 @@
  * forms our algorithms need: a certified public key for verification, a JWK for signing.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { InvalidArgument } from '@pqid/jose';
+import { InvalidArgument, PrivateKey } from '@pqid/jose';
 import { isKeyObject, type Jwk } from '../keys.ts';
 import { parseCertificate } from '../x509/parse.ts';
 import { strictBase64 } from '../x509/pem.ts';
@@ -29,6 +29,14 @@ export function verificationKey(key: unknown): CertificatePublicKey | undefined 
 
 function publicKeyObject(k: KeyObject): KeyObject {
   return k.type === 'private' ? createPublicKey(k) : k;
+}
+
+/**
+ * The signing key xml-crypto passes back to us: a @pqid/jose PrivateKey handle as it is, or a
+ * JWK object or its JSON text.
+ */
+export function signingKey(key: unknown): Jwk | PrivateKey {
+  return key instanceof PrivateKey ? key : signingJwk(key);
 }
 
 /** The signing JWK xml-crypto passes back to us: a JWK object or its JSON text. */

@@ -1,20 +1,29 @@
 /**
- * xml-crypto `SignatureAlgorithm` classes for ML-DSA-44/65/87 and ECDSA-SHA256.
+ * xml-crypto `SignatureAlgorithm` classes for ML-DSA-44/65/87, SLH-DSA, ECDSA-SHA256 and RSA-SHA256.
  *
  * xml-crypto instantiates an algorithm with `new Algo()` from the per-instance map
  * `SignedXml#SignatureAlgorithms[uri]`, then calls `getSignature(canonicalSignedInfo, privateKey)`
  * or `verifySignature(canonicalSignedInfo, key, base64SignatureValue)` synchronously, with the
  * key being whatever was set as `privateKey` / `publicCert` on that instance. Hence: classes made
  * by factories (so a trust filter can be baked in), synchronous @pqid/jose calls, and key
- * material resolved from PEM/JWK here.
+ * material resolved from PEM/JWK here. A @pqid/jose PrivateKey handle signs through the
+ * asynchronous path only (a delegated key's signer is asynchronous by nature).
  */
 import { type BinaryLike, type KeyLike, sign as nodeSign, verify as nodeVerify } from 'node:crypto';
-import { type MlDsaAlg, mldsa } from '@pqid/jose';
+import {
+  InvalidArgument,
+  type MlDsaAlg,
+  mldsa,
+  PrivateKey,
+  type SlhDsaAlg,
+  signMessage,
+  slhdsa,
+} from '@pqid/jose';
 import type { ErrorFirstCallback, SignatureAlgorithm } from 'xml-crypto';
-import { classicalPrivateKey, isMlDsa, mlDsaSeed } from '../keys.ts';
+import { classicalPrivateKey, isMlDsa, isSlhDsa, mlDsaSeed, slhDsaSecretKey } from '../keys.ts';
 import { SIGNATURE_URIS, type XmlSignatureAlg } from '../uris.ts';
 import { type CertificatePublicKey, classicalKeyObject } from '../x509/spki.ts';
-import { bytesOf, signatureBytes, signingJwk, verificationKey } from './key-material.ts';
+import { bytesOf, signatureBytes, signingJwk, signingKey, verificationKey } from './key-material.ts';
 
 /** Extra gate on the verification key (the node-saml integration uses it to pin certificates). */
 export type KeyFilter = (key: CertificatePublicKey) => boolean;
@@ -87,20 +96,54 @@ function algorithmClass(
   }
 }
 
-function jwkFor(alg: MlDsaAlg, key: unknown) {
+function jwkFor(alg: string, key: unknown) {
   const jwk = signingJwk(key);
   if (jwk.alg !== alg) throw new Error(`key is for ${String(jwk.alg)}, not ${alg}`);
   return jwk;
 }
 
+/** A @pqid/jose handle for `alg`: signs through signMessage (asynchronous only). */
+function handleFor(alg: string, key: PrivateKey): PrivateKey {
+  if (key.alg !== alg) throw new Error(`key is for ${key.alg}, not ${alg}`);
+  return key;
+}
+const noSyncHandles = () => {
+  throw new InvalidArgument('a @pqid/jose PrivateKey handle signs asynchronously: use signXmlAsync');
+};
+
 /** Pure ML-DSA (FIPS 204) with the empty context over the canonical SignedInfo octets. */
 export function mlDsaAlgorithm(alg: MlDsaAlg, opts: AlgorithmOptions = {}): SignatureAlgorithmClass {
   return algorithmClass(
     alg,
-    (data, key) => mldsa.signSync(alg, mlDsaSeed(jwkFor(alg, key)), data),
+    (data, key) =>
+      key instanceof PrivateKey ? noSyncHandles() : mldsa.signSync(alg, mlDsaSeed(jwkFor(alg, key)), data),
     (data, pk, sig) => !!pk.raw && mldsa.verifySync(alg, pk.raw, data, sig),
     opts,
-    async (data, key) => mldsa.sign(alg, mlDsaSeed(jwkFor(alg, key)), data),
+    async (data, key) => {
+      const k = signingKey(key);
+      return k instanceof PrivateKey
+        ? signMessage(handleFor(alg, k), data)
+        : mldsa.sign(alg, mlDsaSeed(jwkFor(alg, k)), data);
+    },
+  );
+}
+
+/** Pure SLH-DSA (FIPS 205) with the empty context over the canonical SignedInfo octets. */
+export function slhDsaAlgorithm(alg: SlhDsaAlg, opts: AlgorithmOptions = {}): SignatureAlgorithmClass {
+  return algorithmClass(
+    alg,
+    (data, key) =>
+      key instanceof PrivateKey
+        ? noSyncHandles()
+        : slhdsa.signSync(alg, slhDsaSecretKey(jwkFor(alg, key), alg), data),
+    (data, pk, sig) => !!pk.raw && slhdsa.verifySync(alg, pk.raw, data, sig),
+    opts,
+    async (data, key) => {
+      const k = signingKey(key);
+      return k instanceof PrivateKey
+        ? signMessage(handleFor(alg, k), data)
+        : slhdsa.sign(alg, slhDsaSecretKey(jwkFor(alg, k), alg), data);
+    },
   );
 }
 
@@ -109,14 +152,23 @@ export function mlDsaAlgorithm(alg: MlDsaAlg, opts: AlgorithmOptions = {}): Sign
  * concatenation r‖s, each left-padded to 32 octets — not the DER SEQUENCE X.509 uses.
  */
 export function ecdsaSha256Algorithm(opts: AlgorithmOptions = {}): SignatureAlgorithmClass {
+  const sign = (data: Uint8Array, key: unknown) =>
+    key instanceof PrivateKey
+      ? noSyncHandles()
+      : new Uint8Array(
+          nodeSign('sha256', data, { key: classicalPrivateKey(key), dsaEncoding: 'ieee-p1363' }),
+        );
   return algorithmClass(
     'ES256',
-    (data, key) =>
-      new Uint8Array(nodeSign('sha256', data, { key: classicalPrivateKey(key), dsaEncoding: 'ieee-p1363' })),
+    sign,
     (data, pk, sig) =>
       sig.length === 64 &&
       nodeVerify('sha256', data, { key: classicalKeyObject(pk), dsaEncoding: 'ieee-p1363' }, sig),
     opts,
+    async (data, key) =>
+      key instanceof PrivateKey
+        ? signMessage(handleFor('ES256', key), data, { ecdsaEncoding: 'raw' })
+        : sign(data, key),
   );
 }
 
@@ -125,16 +177,23 @@ export function ecdsaSha256Algorithm(opts: AlgorithmOptions = {}): SignatureAlgo
  * happily run ECDSA for an EC key under an rsa-sha256 URI; ours insists on an RSA key.
  */
 export function rsaSha256Algorithm(opts: AlgorithmOptions = {}): SignatureAlgorithmClass {
+  const sign = (data: Uint8Array, key: unknown) =>
+    key instanceof PrivateKey
+      ? noSyncHandles()
+      : new Uint8Array(nodeSign('sha256', data, classicalPrivateKey(key)));
   return algorithmClass(
     'RS256',
-    (data, key) => new Uint8Array(nodeSign('sha256', data, classicalPrivateKey(key))),
+    sign,
     (data, pk, sig) => nodeVerify('sha256', data, classicalKeyObject(pk), sig),
     opts,
+    async (data, key) =>
+      key instanceof PrivateKey ? signMessage(handleFor('RS256', key), data) : sign(data, key),
   );
 }
 
 export function algorithmFor(alg: XmlSignatureAlg, opts: AlgorithmOptions = {}): SignatureAlgorithmClass {
   if (isMlDsa(alg)) return mlDsaAlgorithm(alg, opts);
+  if (isSlhDsa(alg)) return slhDsaAlgorithm(alg, opts);
   return alg === 'ES256' ? ecdsaSha256Algorithm(opts) : rsaSha256Algorithm(opts);
 }
 

@@ -1,8 +1,9 @@
 /**
  * Issuing X.509 certificates for SAML signing keys. Placement is configuration: the hot signing
  * key (e.g. ML-DSA-65) gets a leaf certificate from a long-lived root whose key may use a
- * conservative algorithm (ML-DSA-87 today, SLH-DSA when @pqid/jose has it — see signers.ts).
- * SAML trust is by certificate pinning, so the chain matters for operations, not for the SP.
+ * conservative algorithm (SLH-DSA, RFC 9909, or ML-DSA-87 — see signers.ts), possibly held in a
+ * KMS or HSM (a delegated @pqid/jose PrivateKey). SAML trust is by certificate pinning, so the
+ * chain matters for operations, not for the SP.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
@@ -26,7 +27,7 @@ import {
   Version,
 } from '@peculiar/asn1-x509';
 import { InvalidArgument } from '@pqid/jose';
-import { algOfJwk, type Jwk, publicJwkOf } from '../keys.ts';
+import { algOfKey, type KeyLike, publicJwkOfKey, type SigningKey } from '../keys.ts';
 import { buildName, type DistinguishedName } from './name.ts';
 import { parseCertificate } from './parse.ts';
 import { derToPem } from './pem.ts';
@@ -42,10 +43,13 @@ export interface ValidityPeriod {
 
 export interface IssueCertificateOptions {
   subject: DistinguishedName | string;
-  /** The certified key: a public JWK (a private one is accepted and reduced to its public half). */
-  subjectPublicKey: Jwk;
-  /** Issuer private JWK. */
-  issuerKey: Jwk;
+  /**
+   * The certified key: a public JWK (a private one is accepted and reduced to its public half),
+   * or a @pqid/jose key handle.
+   */
+  subjectPublicKey: KeyLike;
+  /** The issuer's private JWK, or a @pqid/jose PrivateKey handle (delegated ones included). */
+  issuerKey: SigningKey;
   /** Issuer certificate (PEM/DER); omitted for a self-signed root, where issuerKey is the subject's own key. */
   issuerCertificate?: string | Uint8Array;
   validity?: ValidityPeriod;
@@ -63,8 +67,8 @@ export interface IssuedCertificate {
 const DAY_MS = 86_400_000;
 
 export async function issueCertificate(opts: IssueCertificateOptions): Promise<IssuedCertificate> {
-  const signer = certificateAlgorithmForKey(algOfJwk(opts.issuerKey));
-  const subjectPub = publicJwkOf(opts.subjectPublicKey);
+  const signer = certificateAlgorithmForKey(algOfKey(opts.issuerKey));
+  const subjectPub = publicJwkOfKey(opts.subjectPublicKey);
   const spki = spkiFromJwk(subjectPub);
   const ski = keyIdentifier(new Uint8Array(spki.subjectPublicKey));
 
@@ -123,8 +127,8 @@ export async function issueCertificate(opts: IssueCertificateOptions): Promise<I
 
 export interface RootCertificateOptions {
   subject: DistinguishedName | string;
-  /** The root's private JWK; it certifies its own public half. */
-  key: Jwk;
+  /** The root's private JWK or PrivateKey handle (delegated ones included); it certifies its own public half. */
+  key: SigningKey;
   validity?: ValidityPeriod;
   serialNumber?: string | bigint;
 }

@@ -1,12 +1,14 @@
 /**
- * Certificate signature algorithms, by issuer key algorithm. Adding a conservative root
- * algorithm (SLH-DSA once @pqid/jose has it) is one more entry here: an OID, a sign and a verify.
+ * Certificate signature algorithms, by issuer key algorithm: an OID, a sign and a verify each.
+ * The conservative root algorithm of the placement model is SLH-DSA (RFC 9909) or ML-DSA-87
+ * (RFC 9881). An issuer key is a private JWK or a @pqid/jose PrivateKey handle, which may be
+ * delegated: a root kept in a KMS or HSM signs through its signer.
  */
 import { sign as nodeSign, verify as nodeVerify } from 'node:crypto';
-import { type MlDsaAlg, mldsa } from '@pqid/jose';
+import { type MlDsaAlg, mldsa, PrivateKey, type SlhDsaAlg, signMessage, slhdsa } from '@pqid/jose';
 import { CertificateInvalid } from '../errors.ts';
-import { classicalPrivateKey, type Jwk, mlDsaSeed } from '../keys.ts';
-import { MLDSA_OIDS, OID } from './oids.ts';
+import { classicalPrivateKey, type Jwk, mlDsaSeed, type SigningKey, slhDsaSecretKey } from '../keys.ts';
+import { MLDSA_OIDS, OID, SLHDSA_OIDS } from './oids.ts';
 import { type CertificatePublicKey, classicalKeyObject } from './spki.ts';
 
 export interface CertificateSignatureAlgorithm {
@@ -15,7 +17,7 @@ export interface CertificateSignatureAlgorithm {
   oid: string;
   /** RSA's AlgorithmIdentifier carries an explicit NULL; every other one has parameters absent. */
   nullParameters: boolean;
-  sign(issuerPrivateJwk: Jwk, tbs: Uint8Array): Promise<Uint8Array>;
+  sign(issuerKey: SigningKey, tbs: Uint8Array): Promise<Uint8Array>;
   verify(issuer: CertificatePublicKey, tbs: Uint8Array, signature: Uint8Array): Promise<boolean>;
 }
 
@@ -25,18 +27,40 @@ function mlDsaAlgorithm(alg: MlDsaAlg): CertificateSignatureAlgorithm {
     oid: MLDSA_OIDS[alg],
     nullParameters: false,
     // RFC 9881: pure ML-DSA over the DER TBSCertificate, empty context.
-    sign: (jwk, tbs) => mldsa.sign(alg, mlDsaSeed(jwk), tbs),
+    sign: (key, tbs) =>
+      key instanceof PrivateKey ? signMessage(key, tbs) : mldsa.sign(alg, mlDsaSeed(key), tbs),
     verify: async (issuer, tbs, sig) =>
       issuer.alg === alg && !!issuer.raw && mldsa.verify(alg, issuer.raw, tbs, sig),
   };
 }
+
+function slhDsaAlgorithm(alg: SlhDsaAlg): CertificateSignatureAlgorithm {
+  return {
+    alg,
+    oid: SLHDSA_OIDS[alg],
+    nullParameters: false,
+    // RFC 9909: pure SLH-DSA over the DER TBSCertificate, empty context (hedged, node:crypto if it can).
+    sign: (key, tbs) =>
+      key instanceof PrivateKey
+        ? signMessage(key, tbs)
+        : slhdsa.sign(alg, slhDsaSecretKey(key as Jwk, alg), tbs),
+    verify: async (issuer, tbs, sig) =>
+      issuer.alg === alg && !!issuer.raw && slhdsa.verify(alg, issuer.raw, tbs, sig),
+  };
+}
+
+/** Classical issuers: a JWK signs through node:crypto, a handle through @pqid/jose (DER ECDSA). */
+const classicalSign = (hash: string) => async (key: SigningKey, tbs: Uint8Array) =>
+  key instanceof PrivateKey
+    ? signMessage(key, tbs, { ecdsaEncoding: 'der' })
+    : new Uint8Array(nodeSign(hash, tbs, classicalPrivateKey(key)));
 
 const ES256: CertificateSignatureAlgorithm = {
   alg: 'ES256',
   oid: OID.ecdsaWithSha256,
   nullParameters: false,
   // X.509 ECDSA signatures are DER (unlike XML-DSig's r‖s), node:crypto's default.
-  sign: async (jwk, tbs) => new Uint8Array(nodeSign('sha256', tbs, classicalPrivateKey(jwk))),
+  sign: classicalSign('sha256'),
   verify: async (issuer, tbs, sig) =>
     issuer.alg === 'ES256' && nodeVerify('sha256', tbs, classicalKeyObject(issuer), sig),
 };
@@ -45,7 +69,7 @@ const RS256: CertificateSignatureAlgorithm = {
   alg: 'RS256',
   oid: OID.sha256WithRsa,
   nullParameters: true,
-  sign: async (jwk, tbs) => new Uint8Array(nodeSign('sha256', tbs, classicalPrivateKey(jwk))),
+  sign: classicalSign('sha256'),
   verify: async (issuer, tbs, sig) =>
     issuer.alg === 'RS256' && nodeVerify('sha256', tbs, classicalKeyObject(issuer), sig),
 };
@@ -54,6 +78,9 @@ export const CERTIFICATE_SIGNATURE_ALGORITHMS: readonly CertificateSignatureAlgo
   mlDsaAlgorithm('ML-DSA-44'),
   mlDsaAlgorithm('ML-DSA-65'),
   mlDsaAlgorithm('ML-DSA-87'),
+  slhDsaAlgorithm('SLH-DSA-SHA2-128s'),
+  slhDsaAlgorithm('SLH-DSA-SHA2-128f'),
+  slhDsaAlgorithm('SLH-DSA-SHAKE-128s'),
   ES256,
   RS256,
 ];
