@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: ML-DSA keygen/sign/verify per parameter set per backend, JOSE-level
+ * `npm run bench`: ML-DSA and SLH-DSA keygen/sign/verify per parameter set per backend, JOSE-level
  * signJwt/verifyJwt of a typical ID token per algorithm, and the same token through jose's own
  * SignJWT/jwtVerify (ES256 and WebCrypto ML-DSA-65), all in one run. Prints markdown; with
  * `--write`, replaces the marked section of docs/BENCHMARKS.md.
@@ -19,6 +19,7 @@ import { backendFor } from './bench/label.ts';
 import { type Machine, machine } from './bench/machine.ts';
 import { HEADING, mdTable, updateDoc } from './bench/markdown.ts';
 import { fmtInt, fmtRatio, fmtUs, measure, type Stats } from './bench/measure.ts';
+import { MIN_SAMPLES as SLH_MIN_SAMPLES, type SlhRow, slhRows, slhSection } from './bench/slh-dsa.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import { PrivateKey, type PublicKey } from './keys/handles.ts';
 import { generateKeyPair, importJWK } from './keys/jwk.ts';
@@ -384,6 +385,7 @@ function report(
   started: Date,
   seconds: number,
   raw: RawRow[],
+  slh: SlhRow[],
   ours: JoseRow[],
   perBackend: JoseRow[],
   lib: JoseLibRow[],
@@ -415,6 +417,15 @@ function report(
     'also expands the key (FIPS 204 KeyGen) before signing; the JOSE layer below prepares a key once and reuses it.',
     '',
     rawSection(raw),
+    '',
+    '### Raw SLH-DSA (`slhdsa.generate` / `slhdsa.sign` / `slhdsa.verify`), per backend',
+    '',
+    'The same 1024-byte message, hedged signing (opt_rand from the backend), empty context; keygen is a fresh',
+    `random key. SLH-DSA is slow by design, so these cells take at least ${SLH_MIN_SAMPLES} samples after one warm-up run,`,
+    'and their p99 is the maximum. The `s` sets are the small-signature ones the drafts register; the cold path',
+    'signs with them rarely (root certificates, signed metadata), never per token.',
+    '',
+    slhSection(slh),
     '',
     `### JOSE: \`signJwt\` / \`verifyJwt\` of a typical ID token, default backend`,
     '',
@@ -471,11 +482,12 @@ async function main(): Promise<number> {
   const m = machine();
   const t0 = process.hrtime.bigint();
   const raw = await rawRows(budgetMs);
+  const slh = await slhRows(budgetMs, progress);
   const ours = await joseRows(budgetMs);
   const perBackend = await joseBackendRows('ML-DSA-65', budgetMs);
   const lib = [await joseLibRow('ES256', budgetMs), await joseLibRow('ML-DSA-65', budgetMs)];
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const md = report(m, budgetMs, started, seconds, raw, ours, perBackend, lib);
+  const md = report(m, budgetMs, started, seconds, raw, slh, ours, perBackend, lib);
   console.log(md);
   if (values.write) {
     const doc = values.doc ?? fileURLToPath(new URL('../../../docs/BENCHMARKS.md', import.meta.url));
