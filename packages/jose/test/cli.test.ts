@@ -306,6 +306,8 @@ describe('listings and help', () => {
     const b = await pqid(['backends']);
     expect(b.code).toBe(0);
     expect(b.stdout).toMatch(/^noble\s+yes/m);
+    expect(b.stdout).toMatch(/SLH-DSA\s+external μ/);
+    expect(a.stdout).toMatch(/SLH-DSA-SHA2-128s\s+slh-dsa\s+yes\s+AKP\s+32\s+64\s+7856/);
     const bj = JSON.parse((await pqid(['backends', '--json'])).stdout);
     expect(bj.map((e: { name: string }) => e.name)).toEqual(['native', 'node', 'noble', 'native-ref']);
   });

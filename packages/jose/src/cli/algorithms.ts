@@ -39,6 +39,9 @@ export const algorithms: Command = {
         ]),
       ),
     );
-    out('\nSizes in bytes, raw (before base64url). ML-DSA private keys are the 32-byte FIPS 204 seed.');
+    out(
+      '\nSizes in bytes, raw (before base64url). ML-DSA private keys are the 32-byte FIPS 204 seed,' +
+        ' SLH-DSA ones the FIPS 205 secret key SK.seed||SK.prf||PK.seed||PK.root.',
+    );
   },
 };

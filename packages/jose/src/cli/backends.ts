@@ -4,16 +4,17 @@ import { type Command, json, out, parse, table } from './common.ts';
 
 const help = `Usage: pqid backends [--json]
 
-Lists the ML-DSA backends in order of preference (native liboqs, node:crypto/OpenSSL,
+Lists the ML-DSA (and SLH-DSA) backends in order of preference (native liboqs, node:crypto/OpenSSL,
 pure-JS noble, then native-ref: the addon's portable C code, used only when named):
 whether each is available here and why not, the implementation, and its capabilities
-(deterministic/caller rnd, context strings, expanded secret keys). The first available
+(deterministic/caller rnd, context strings, expanded secret keys, SLH-DSA, external μ).
+The first available
 backend with the needed capabilities is used unless PQID_BACKEND=native|node|noble|native-ref
 says otherwise.`;
 
 export const backends: Command = {
   name: 'backends',
-  summary: 'list the ML-DSA backends, their availability and why',
+  summary: 'list the ML-DSA/SLH-DSA backends, their availability and why',
   help,
   async run(args) {
     const { values } = parse(() => parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true }));
@@ -23,7 +24,18 @@ export const backends: Command = {
     const auto = list.find((b) => b.available)?.name;
     out(
       table(
-        ['backend', 'available', 'default', 'implementation', 'rnd', 'context', 'expanded keys', 'note'],
+        [
+          'backend',
+          'available',
+          'default',
+          'implementation',
+          'rnd',
+          'context',
+          'expanded keys',
+          'SLH-DSA',
+          'external μ',
+          'note',
+        ],
         list.map((b) => [
           b.name,
           b.available,
@@ -32,6 +44,8 @@ export const backends: Command = {
           b.capabilities.rnd,
           b.capabilities.context,
           b.capabilities.expandedKeys,
+          b.capabilities.slhDsa ? (b.capabilities.slhDsa.rnd ? 'yes' : 'hedged only') : 'no',
+          !!b.capabilities.externalMu,
           b.reason ?? '',
         ]),
       ),
