@@ -105,6 +105,16 @@ describe.each(HACKATHON_PROVIDERS.map((p) => [p] as const))('provider %s', (prov
         },
       );
 
+      // The py-ref provider signs SLH-DSA deterministically (opt_rand = PK.seed): our deterministic
+      // signing must give its JWS byte for byte. (SHAKE-128s too, but that costs 6 s on noble;
+      // ACVP covers SHAKE-128s deterministic signing.)
+      if (provider === 'pqc-jose-cose-py-ref' && name === 'SLH-DSA-SHA2-128s')
+        it('deterministic signing reproduces the artifact JWS byte for byte', async () => {
+          const key = (await importJWK(a.privateJwk)) as PrivateKey;
+          expect(await signCompact(payload, key, { deterministic: true })).toBe(a.jws);
+          bump('SLH-DSA JWS reproduced byte for byte');
+        });
+
       it('its private JWK imports (priv derives pub) and signs a JWS its public JWK verifies', async () => {
         const key = (await importJWK(a.privateJwk)) as PrivateKey;
         expect(key.kid).toBe(a.publicJwk.kid);
