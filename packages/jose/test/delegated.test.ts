@@ -372,3 +372,19 @@ describe('signMessage: raw signatures for X.509 and XML-DSig', () => {
     await rejects(() => signMessage({} as PrivateKey, msg), 'ERR_INVALID_ARGUMENT');
   });
 });
+
+describe('deterministic signing through a signer', () => {
+  it('is refused unless the signer says it signs deterministically', async () => {
+    const { key } = await local('ML-DSA-44');
+    const hedged = await createDelegatedKey(localSigner(key));
+    await rejects(() => signCompact('x', hedged, { deterministic: true }), 'ERR_SIGNER_UNSUPPORTED');
+    await rejects(
+      () => signMessage(hedged, new Uint8Array(1), { deterministic: true }),
+      'ERR_SIGNER_UNSUPPORTED',
+    );
+    const det = await createDelegatedKey(localSigner(key, { deterministic: true }));
+    expect(await signCompact('x', det, { deterministic: true })).toBe(
+      await signCompact('x', key, { deterministic: true }),
+    );
+  });
+});

@@ -22,6 +22,11 @@ export interface SignerCapabilities {
   maxMessageBytes?: number;
   /** ECDSA: the encoding it returns, X9.62 DER (KMSs; the default) or raw r‖s (PKCS#11). */
   ecdsaEncoding?: 'der' | 'raw';
+  /**
+   * Its ML-DSA / SLH-DSA signatures are deterministic (rnd = 0 / opt_rand = PK.seed). A
+   * `deterministic: true` sign option is refused for a signer that does not say so.
+   */
+  deterministic?: boolean;
 }
 
 /**

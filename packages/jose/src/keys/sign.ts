@@ -5,10 +5,11 @@ import {
   DelegatedMaterial,
   type DelegatedSigner,
   ecdsaFromSigner,
+  isCompositeSigners,
 } from '../algorithms/delegate.ts';
 import type { SigningInput, SignOptions } from '../algorithms/types.ts';
 import { isBytes } from '../encoding.ts';
-import { InvalidArgument, SignerInvalidSignature } from '../errors.ts';
+import { InvalidArgument, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
 import { materialOf, PrivateKey } from './handles.ts';
 import { localSigner, NODE_HASH } from './signer.ts';
 
@@ -19,6 +20,11 @@ export async function signInput(
 ): Promise<Uint8Array> {
   const m = materialOf(key);
   if (!(m instanceof DelegatedMaterial)) return key.entry.sign(m, input, opts);
+  if (opts.deterministic) {
+    const pq = isCompositeSigners(m.signers) ? m.signers.mldsa : m.signers;
+    if (!pq.capabilities.deterministic)
+      throw new SignerUnsupported(`the signer of ${key.kid} does not sign deterministically`);
+  }
   const sig = await key.entry.signDelegated(m, input);
   if (!key.entry.plausibleSignature(sig))
     throw new SignerInvalidSignature(
@@ -64,7 +70,7 @@ export async function signMessage(
     const input = { bytes: message } as SigningInput;
     if (!(m instanceof DelegatedMaterial))
       return entry.sign(m, input, opts.deterministic ? { deterministic: true } : {});
-    return signInput(key, input, {});
+    return signInput(key, input, opts.deterministic ? { deterministic: true } : {});
   }
   const signer = m instanceof DelegatedMaterial ? m.key : (localSigner(key) as DelegatedSigner);
   const raw = await callSigner(signer, { kind: 'message', message, context: EMPTY });

@@ -116,6 +116,7 @@ function mldsaSigner(
       message: true,
       context: true,
       externalMu: chooseBackendOrNone({ externalMu: true, rnd: !!o.deterministic }),
+      deterministic: !!o.deterministic,
     },
     async sign(req: SignRequest) {
       if (req.kind === 'message')
@@ -171,7 +172,12 @@ export function localSigner(key: PrivateKey, opts: LocalSignerOptions = {}): Key
       return {
         alg: key.alg,
         publicJwk,
-        capabilities: { message: true, context: true, externalMu: false },
+        capabilities: {
+          message: true,
+          context: true,
+          externalMu: false,
+          deterministic: !!opts.deterministic,
+        },
         async sign(req) {
           if (req.kind !== 'message') throw new SignerUnsupported('SLH-DSA has no external μ');
           return slhDsaSign(secret, req.message, {
