@@ -9,6 +9,24 @@ export class XmlInvalid extends PqidError {
   static override readonly code = 'ERR_XMLDSIG_XML_INVALID';
 }
 
+/**
+ * XML whose shape (elements, depth, children or attributes per element) is past the configured
+ * work limits: refused before parsing, because the work it would cause grows faster than its size.
+ */
+export class XmlLimitExceeded extends PqidError {
+  static override readonly code = 'ERR_XMLDSIG_XML_LIMIT';
+}
+
+/** A SAML message meant for another endpoint: its Destination or a bearer Recipient is not this URL. */
+export class SamlMisaddressed extends PqidError {
+  static override readonly code = 'ERR_XMLDSIG_SAML_MISADDRESSED';
+}
+
+/** A SAML logout message without a signature, which no SP should act on. */
+export class SamlUnsigned extends PqidError {
+  static override readonly code = 'ERR_XMLDSIG_SAML_UNSIGNED';
+}
+
 /** No Signature for the target element, or more than one. */
 export class SignatureMissing extends PqidError {
   static override readonly code = 'ERR_XMLDSIG_SIGNATURE_MISSING';

@@ -2,6 +2,11 @@
 
 export { InvalidArgument } from '@pqid/jose';
 export {
+  checkSamlResponseAddressing,
+  type NodeSamlProfileXml,
+  type SamlResponseXml,
+} from './addressing.ts';
+export {
   type AlgorithmOptions,
   algorithmFor,
   ecdsaSha256Algorithm,
@@ -26,11 +31,21 @@ export {
   type VerifySamlResponseOptions,
   verifySamlResponse,
 } from './saml.ts';
-export { type SignXmlOptions, signXml, signXmlAsync } from './sign.ts';
 export {
   DEFAULT_MAX_SAML_MESSAGE_BYTES,
+  type DecodedSamlMessage,
   type DecodeSamlMessageOptions,
   decodeSamlMessage,
+  decodeSamlMessageDocument,
+} from './saml-message.ts';
+export { type SignXmlOptions, signXml, signXmlAsync } from './sign.ts';
+export {
+  type CheckedSamlMessage,
+  checkSamlHttpMessage,
+  type SamlHttpRequest,
+  type SamlHttpRules,
+} from './sp-guard.ts';
+export {
   type NodeSamlCacheProvider,
   type RecommendedNodeSamlOptions,
   type RecommendedNodeSamlOptionsInput,
@@ -52,4 +67,11 @@ export { certificateBase64, certificateDer, derToPem } from './x509/pem.ts';
 export { CERTIFICATE_SIGNATURE_ALGORITHMS, type CertificateSignatureAlgorithm } from './x509/signers.ts';
 export type { CertificatePublicKey } from './x509/spki.ts';
 export { isCertificateCurrent, verifyCertificateSignature } from './x509/verify.ts';
+export {
+  checkXmlLimits,
+  DEFAULT_SAML_LIMITS,
+  samlLimits,
+  type XmlLimits,
+  type XmlShape,
+} from './xml/limits.ts';
 export { DEFAULT_MAX_XML_BYTES, parseXml } from './xml/parse.ts';

@@ -5,9 +5,11 @@
  * inside those bytes (or inside the original document when only the Assertion is signed).
  */
 import type { Element } from '@xmldom/xmldom';
+import { checkAddressing } from './addressing.ts';
 import { ReferenceMismatch, SignatureMissing, XmlInvalid } from './errors.ts';
 import { XMLDSIG_NS } from './uris.ts';
 import { type VerifyXmlOptions, verifyXml } from './verify.ts';
+import { checkXmlLimits, samlLimits, type XmlLimits } from './xml/limits.ts';
 import { childElements, idOf, parseXml } from './xml/parse.ts';
 
 export const SAMLP_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
@@ -18,6 +20,14 @@ export interface VerifySamlResponseOptions extends Omit<VerifyXmlOptions, 'expec
   wantResponseSigned?: boolean;
   /** The Assertion must carry its own valid signature. Default true. */
   wantAssertionSigned?: boolean;
+  /**
+   * This SP's ACS URL. When given, the Response's Destination (required if the Response is
+   * signed) and every bearer SubjectConfirmationData Recipient must equal it, read from the
+   * verified bytes; otherwise `SamlMisaddressed`.
+   */
+  acsUrl?: string;
+  /** Shape limits checked before parsing, over DEFAULT_SAML_LIMITS. */
+  limits?: Partial<XmlLimits>;
 }
 
 export interface VerifiedSamlResponse {
@@ -33,6 +43,8 @@ export interface VerifiedSamlResponse {
 export function verifySamlResponse(xml: string, opts: VerifySamlResponseOptions): VerifiedSamlResponse {
   const wantResponseSigned = opts.wantResponseSigned ?? true;
   const wantAssertionSigned = opts.wantAssertionSigned ?? true;
+  if (typeof xml !== 'string') throw new XmlInvalid('XML must be a string');
+  checkXmlLimits(xml, samlLimits(opts.limits));
   const root = parseXml(xml, opts.maxBytes).documentElement as Element;
   if (root.localName !== 'Response' || root.namespaceURI !== SAMLP_NS)
     throw new XmlInvalid('not a samlp:Response');
@@ -59,6 +71,7 @@ export function verifySamlResponse(xml: string, opts: VerifySamlResponseOptions)
     assertion = v.element;
     assertionXml = v.signedXml;
   }
+  if (opts.acsUrl !== undefined) checkAddressing(baseRoot, responseSigned, assertion, opts.acsUrl);
   const subject = childElements(assertion, SAML_NS, 'Subject')[0];
   const nameIdEl = subject ? childElements(subject, SAML_NS, 'NameID')[0] : undefined;
   return {

@@ -21,6 +21,7 @@ import {
 } from '@pqid/xmldsig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACS, IDP, type Signer, SP, signer } from './helpers/fixtures.ts';
+import { type IdpResponseOptions, instantOf, signedIdpResponse } from './helpers/responses.ts';
 
 let idp: Signer;
 let integration: NodeSamlIntegration;
@@ -30,35 +31,9 @@ beforeAll(async () => {
 });
 afterAll(() => integration.uninstall());
 
-const t = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const t = instantOf;
 let seq = 0;
-
-/**
- * A Response shaped like the pqid IdP's (idp/src/saml/assertion.ts): InResponseTo on the Response
- * and on the bearer SubjectConfirmationData, NotBefore one minute before `now`, NotOnOrAfter
- * `lifetimeMs` after it. Signed with ML-DSA-65, Assertion first, then the Response.
- */
-function idpResponse(
-  o: { now?: number; inResponseTo?: string; audience?: string; lifetimeMs?: number } = {},
-) {
-  const now = o.now ?? Date.now();
-  const until = t(now + (o.lifetimeMs ?? 300_000));
-  const rid = `_r${Date.now()}${seq++}`;
-  const aid = `_a${Date.now()}${seq++}`;
-  const irt = o.inResponseTo ? ` InResponseTo="${o.inResponseTo}"` : '';
-  const xml =
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${rid}" Version="2.0" IssueInstant="${t(now)}" Destination="${ACS}"${irt}>` +
-    `<saml:Issuer>${IDP}</saml:Issuer>` +
-    '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
-    `<saml:Assertion ID="${aid}" Version="2.0" IssueInstant="${t(now)}"><saml:Issuer>${IDP}</saml:Issuer>` +
-    '<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">alice-p</saml:NameID>' +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${until}" Recipient="${ACS}"${irt}/></saml:SubjectConfirmation></saml:Subject>` +
-    `<saml:Conditions NotBefore="${t(now - 60_000)}" NotOnOrAfter="${until}"><saml:AudienceRestriction><saml:Audience>${o.audience ?? SP}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${t(now)}" SessionIndex="${aid}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
-    '</saml:Assertion></samlp:Response>';
-  const key = { key: idp.privateJwk, certificate: idp.certificate };
-  return signXml(signXml(xml, { ...key, id: aid }), key);
-}
+const idpResponse = (o: Omit<IdpResponseOptions, 'signer'> = {}) => signedIdpResponse({ ...o, signer: idp });
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
