@@ -6,7 +6,12 @@
  */
 
 import { Strategy } from '@node-saml/passport-saml';
-import { decodeSamlMessage, installNodeSamlIntegration, recommendedNodeSamlOptions } from '@pqid/xmldsig';
+import {
+  checkSamlHttpMessage,
+  checkSamlResponseAddressing,
+  installNodeSamlIntegration,
+  recommendedNodeSamlOptions,
+} from '@pqid/xmldsig';
 import express from 'express';
 import session from 'express-session';
 import passportPkg from 'passport';
@@ -36,6 +41,8 @@ export function createSp(o) {
   const integration =
     o.pq === false ? undefined : installNodeSamlIntegration({ trustedCertificates: [o.idpCert] });
   const passport = new passportPkg.Passport();
+  const acsUrl = `${o.baseUrl}/saml/acs`;
+  const sloUrl = `${o.baseUrl}/saml/slo`;
   const options = {
     // The protocol checks node-saml leaves off by default: both signatures required,
     // validateInResponseTo 'always' (no replays, no unsolicited Responses), an explicit
@@ -44,10 +51,10 @@ export function createSp(o) {
       idpCert: o.idpCert,
       idpIssuer: o.idpEntityId,
       issuer: o.entityId,
-      callbackUrl: `${o.baseUrl}/saml/acs`,
+      callbackUrl: acsUrl,
       acceptedClockSkewMs: 5000,
     }),
-    logoutCallbackUrl: `${o.baseUrl}/saml/slo`,
+    logoutCallbackUrl: sloUrl,
     entryPoint: o.idpSsoUrl,
     logoutUrl: o.idpSloUrl,
     identifierFormat: NAMEID_PERSISTENT,
@@ -56,18 +63,24 @@ export function createSp(o) {
       ? { privateKey: o.requestSigning.privateKey, publicCert: o.requestSigning.certificate }
       : {}),
   };
-  const strategy = new Strategy(
-    options,
-    (profile, done) => done(null, profile),
-    (profile, done) => done(null, profile),
-  );
+  // node-saml checks neither the Response's Destination nor the bearer Recipient: a Response the
+  // IdP issued for another ACS would sign the user in here. Checked on what node-saml verified.
+  const signIn = (profile, done) => {
+    try {
+      checkSamlResponseAddressing(profile, acsUrl);
+      done(null, profile);
+    } catch (e) {
+      done(e);
+    }
+  };
+  const strategy = new Strategy(options, signIn, (profile, done) => done(null, profile));
   // node-saml 5.1 reads InResponseTo over HTTP-POST only from a samlp:Response, so with 'always'
   // it refuses every LogoutResponse. The SLO endpoint gets its own instance without that check;
-  // samlMessageGuard below lets only LogoutResponse/LogoutRequest reach it, so a login Response
-  // cannot use it to skip the InResponseTo check.
+  // the guard below lets only signed LogoutResponse/LogoutRequest reach it, so a login Response
+  // cannot use it to skip the InResponseTo check (and it would sign nobody in if one did).
   const sloStrategy = new Strategy(
     { ...options, validateInResponseTo: 'never' },
-    (profile, done) => done(null, profile),
+    (_profile, done) => done(new Error('the SLO endpoint signs nobody in')),
     (profile, done) => done(null, profile),
   );
   passport.use('saml', strategy);
@@ -89,16 +102,25 @@ export function createSp(o) {
   app.use(passport.session());
   // ML-DSA-87 responses with both signatures are ~30 KB once base64-encoded in the form.
   app.use(express.urlencoded({ extended: false, limit: '256kb' }));
-  // node-saml decodes any base64 leniently and has no size cap: refuse malformed or oversized
-  // messages (over 128 KiB of XML), or the wrong kind for the endpoint, with a clear 400 first.
-  const samlMessageGuard = (accept) => (req, res, next) => {
+  // passport-saml reads SAMLRequest/SAMLResponse from the query first, on every route it is
+  // mounted on (/login too), and node-saml accepts an unsigned Redirect-binding LogoutRequest and
+  // decodes, inflates and XPath-searches whatever arrives. So every request passes this guard:
+  // only the ACS and the SLO endpoint take a SAML message, only over HTTP-POST, only the kinds
+  // they handle, addressed to them (Destination), within size and shape limits, and a logout
+  // message only when signed. Everything else with a SAML parameter is a 400 before node-saml.
+  // (Routing is case-insensitive; an unlisted spelling of a path gets the no-message rule.)
+  const SAML_ROUTES = {
+    'POST /saml/acs': { post: ['Response'], required: true, destination: acsUrl },
+    'POST /saml/slo': { post: ['LogoutResponse', 'LogoutRequest'], required: true, destination: sloUrl },
+  };
+  app.use((req, res, next) => {
     try {
-      decodeSamlMessage(req.body?.SAMLResponse ?? req.body?.SAMLRequest, { binding: 'post', accept });
+      checkSamlHttpMessage(req, SAML_ROUTES[`${req.method} ${req.path}`] ?? {});
       next();
     } catch (e) {
       res.status(400).type('text').send(`SAML message refused: ${e.message}`);
     }
-  };
+  });
 
   app.get('/', (req, res) => {
     const u = req.user;
@@ -115,7 +137,6 @@ export function createSp(o) {
   app.get('/login', passport.authenticate('saml', { failureRedirect: '/', failureMessage: true }));
   app.post(
     '/saml/acs',
-    samlMessageGuard(['Response']),
     passport.authenticate('saml', { failureRedirect: '/error', failureMessage: true }),
     (_req, res) => res.redirect('/'),
   );
@@ -127,11 +148,8 @@ export function createSp(o) {
     });
   });
   // The IdP's signed LogoutResponse (HTTP-POST): passport-saml verifies it and passes on.
-  app.post(
-    '/saml/slo',
-    samlMessageGuard(['LogoutResponse', 'LogoutRequest']),
-    passport.authenticate('saml-slo', { failureRedirect: '/error' }),
-    (_req, res) => res.redirect('/?logged_out=1'),
+  app.post('/saml/slo', passport.authenticate('saml-slo', { failureRedirect: '/error' }), (_req, res) =>
+    res.redirect('/?logged_out=1'),
   );
   app.get('/saml/metadata', (_req, res) =>
     res
