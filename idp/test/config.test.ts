@@ -85,4 +85,19 @@ describe('config', () => {
       /cannot read config file/,
     );
   });
+  it('saml.requestLimits: partial limits over the defaults; unknown or non-positive ones are refused', () => {
+    const c = loadConfig({ env: {}, overrides: { saml: { requestLimits: { maxChildren: 64 } as never } } });
+    expect(c.saml.requestLimits).toEqual({
+      maxElements: 2000,
+      maxDepth: 24,
+      maxChildren: 64,
+      maxAttributes: 64,
+    });
+    expect(() =>
+      loadConfig({ env: {}, overrides: { saml: { requestLimits: { maxNodes: 5 } as never } } }),
+    ).toThrow(/unknown limit "maxNodes"/);
+    expect(() =>
+      loadConfig({ env: {}, overrides: { saml: { requestLimits: { maxDepth: 0 } as never } } }),
+    ).toThrow(/maxDepth must be a positive integer/);
+  });
 });

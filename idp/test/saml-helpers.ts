@@ -21,14 +21,20 @@ export function authnRequestXml(
     forceAuthn?: boolean;
     isPassive?: boolean;
     instant?: string;
+    /** Default the IdP's SSO URL; null leaves Destination out. */
+    destination?: string | null;
+    /** Extra content at the end of the request (shape tests). */
+    padding?: string;
   } = {},
 ): string {
   const acs = o.acs === undefined ? SP_ACS : o.acs;
+  const destination = o.destination === undefined ? IDP_SSO : o.destination;
   return (
-    `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? reqId()}" Version="2.0" IssueInstant="${o.instant ?? isoNow()}" Destination="${IDP_SSO}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"` +
+    `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? reqId()}" Version="2.0" IssueInstant="${o.instant ?? isoNow()}"${destination === null ? '' : ` Destination="${destination}"`} ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"` +
     `${acs ? ` AssertionConsumerServiceURL="${acs}"` : ''}${o.forceAuthn ? ' ForceAuthn="true"' : ''}${o.isPassive ? ' IsPassive="true"' : ''}>` +
     `<saml:Issuer>${o.issuer ?? SP_ENTITY}</saml:Issuer>` +
     (o.format ? `<samlp:NameIDPolicy Format="${o.format}" AllowCreate="true"/>` : '') +
+    (o.padding ?? '') +
     '</samlp:AuthnRequest>'
   );
 }
@@ -38,10 +44,15 @@ export function logoutRequestXml(o: {
   nameId: string;
   format: string;
   issuer?: string;
+  /** A samlp:SessionIndex, as SPs send the one from the AuthnStatement they received. */
+  sessionIndex?: string;
+  padding?: string;
 }): string {
   return (
     `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? reqId()}" Version="2.0" IssueInstant="${isoNow()}" Destination="http://localhost:3000/saml/slo">` +
-    `<saml:Issuer>${o.issuer ?? SP_ENTITY}</saml:Issuer><saml:NameID Format="${o.format}">${o.nameId}</saml:NameID></samlp:LogoutRequest>`
+    `<saml:Issuer>${o.issuer ?? SP_ENTITY}</saml:Issuer><saml:NameID Format="${o.format}">${o.nameId}</saml:NameID>` +
+    (o.sessionIndex !== undefined ? `<samlp:SessionIndex>${o.sessionIndex}</samlp:SessionIndex>` : '') +
+    `${o.padding ?? ''}</samlp:LogoutRequest>`
   );
 }
 

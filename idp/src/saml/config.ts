@@ -5,6 +5,7 @@
  * legacy SP can be onboarded from the metadata alone).
  */
 import { algorithms } from '@pqid/jose';
+import { DEFAULT_SAML_LIMITS, type XmlLimits } from '@pqid/xmldsig';
 
 /** XML-DSig algorithms an SP may choose (the JOSE names @pqid/xmldsig maps to URIs). */
 export const SAML_SIGNING_ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'RS256', 'ES256'] as const;
@@ -33,6 +34,12 @@ export interface SamlConfig {
   requestMaxAge: number;
   /** Bytes an inflated or decoded request may have. */
   maxRequestBytes: number;
+  /**
+   * Shape limits on every AuthnRequest and LogoutRequest, checked before it is parsed: elements,
+   * depth, children and attributes per element (bytes alone do not bound the work; see
+   * docs/SAML.md, "Work limits"). Default: @pqid/xmldsig's DEFAULT_SAML_LIMITS.
+   */
+  requestLimits: XmlLimits;
   /** Validity of the certificates of the hot keys and of the root, days. */
   leafCertificateDays: number;
   rootCertificateDays: number;
@@ -48,6 +55,7 @@ export const samlDefaults = (): SamlConfig => ({
   assertionLifetime: 300,
   requestMaxAge: 600,
   maxRequestBytes: 64 * 1024,
+  requestLimits: { ...DEFAULT_SAML_LIMITS },
   leafCertificateDays: 730,
   rootCertificateDays: 3650,
   metadataValidity: 7 * 86400,
@@ -88,6 +96,18 @@ export function parseSamlConfig(layers: unknown[], fail: (message: string) => ne
         if (!Array.isArray(v) || !v.every(isSamlSigningAlg))
           fail(`saml.metadataAlgs must be a list of ${SAML_SIGNING_ALGS.join(', ')}`);
         cfg.metadataAlgs = [...new Set(v as SamlSigningAlg[])];
+      } else if (k === 'requestLimits') {
+        if (typeof v !== 'object' || v === null || Array.isArray(v))
+          fail('saml.requestLimits must be an object');
+        for (const [lk, lv] of Object.entries(v as Record<string, unknown>)) {
+          if (!(lk in DEFAULT_SAML_LIMITS))
+            fail(
+              `saml.requestLimits: unknown limit "${lk}"; one of ${Object.keys(DEFAULT_SAML_LIMITS).join(', ')}`,
+            );
+          if (typeof lv !== 'number' || !Number.isSafeInteger(lv) || lv <= 0)
+            fail(`saml.requestLimits.${lk} must be a positive integer`);
+          cfg.requestLimits[lk as keyof XmlLimits] = lv as number;
+        }
       } else if ((NUMBERS as readonly string[]).includes(k)) {
         if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
           fail(`saml.${k} must be a positive integer`);

@@ -1,17 +1,18 @@
 /**
  * What every SP → IdP request (AuthnRequest, LogoutRequest) goes through before we act on it:
- * decoding for its binding, XML without DTDs, the issuer must be a registered SP, the SP's
- * signature when it registered a certificate (Redirect: the query string; POST: the enveloped
- * signature, after which only the signed bytes are read), Destination, freshness, and a replay
- * check on (issuer, ID).
+ * decoding for its binding, work limits on the XML's shape (before it is parsed), XML without
+ * DTDs, the issuer must be a registered SP, the SP's signature when it registered a certificate
+ * (Redirect: the query string; POST: the enveloped signature, after which only the signed bytes
+ * are read), Destination (required on a signed request), freshness, and a replay check on
+ * (issuer, ID).
  */
 import { createHash } from 'node:crypto';
-import { parseXml, SIGNATURE_URIS, verifyXml } from '@pqid/xmldsig';
+import { checkXmlLimits, parseXml, SIGNATURE_URIS, verifyXml, XmlLimitExceeded } from '@pqid/xmldsig';
 import type { IdpContext } from '../context.ts';
 import { decodePost, decodeRedirect, SamlRequestError, verifyRedirectSignature } from './bindings.ts';
 import { NS } from './constants.ts';
 import type { SamlSp, SamlSps } from './sps.ts';
-import { attr, child, parseInstant, text, type XmlElement } from './xml.ts';
+import { attr, child, children, parseInstant, text, type XmlElement } from './xml.ts';
 
 export interface IncomingMessage {
   binding: 'redirect' | 'post';
@@ -30,6 +31,11 @@ export interface AcceptedRequest {
   id: string;
   issueInstant: number;
   relayState?: string;
+  /**
+   * The request's signature was verified with the SP's registered certificate, so it comes from
+   * the SP. Otherwise anyone could have built it (an SP without a certificate needs no signature).
+   */
+  signatureVerified: boolean;
 }
 
 /** Future IssueInstants tolerated (clock skew between SP and IdP). */
@@ -51,8 +57,13 @@ export async function acceptSpRequest(
       : decodePost(msg.message, cfg.maxRequestBytes);
   let root: XmlElement;
   try {
+    // Shape first: a few hundred deflated bytes can be 20,000 siblings, and the parser and the
+    // signature check after it would do work that grows faster than the size.
+    checkXmlLimits(xml, cfg.requestLimits);
     root = parseXml(xml, cfg.maxRequestBytes).documentElement as XmlElement;
   } catch (e) {
+    if (e instanceof XmlLimitExceeded)
+      throw new SamlRequestError(`The SAML message is too complex: ${e.message}.`, 'request_too_complex');
     throw new SamlRequestError(`The SAML message is not acceptable XML: ${(e as Error).message}`);
   }
   if (root.namespaceURI !== NS.samlp || root.localName !== kind)
@@ -95,7 +106,15 @@ export async function acceptSpRequest(
   if (attr(root, 'Version') !== '2.0') throw new SamlRequestError('Only SAML 2.0 requests are supported.');
   const id = attr(root, 'ID');
   if (!id || id.length > 256) throw new SamlRequestError('The request has no usable ID.');
+  // saml-bindings §3.4.5.2 / §3.5.5.2: a signed message must say where it was sent, so that a
+  // signature made for another endpoint cannot be replayed here. "Signed" is whatever the request
+  // carries, checked or not (an SP without a registered certificate may still sign).
+  const signed =
+    sp.certificate !== undefined ||
+    (msg.binding === 'redirect' ? Boolean(msg.signature) : children(root, NS.ds, 'Signature').length > 0);
   const dest = attr(root, 'Destination');
+  if (dest === undefined && signed)
+    throw new SamlRequestError('A signed request must name its Destination.', 'destination_required');
   if (dest !== undefined && dest !== destination)
     throw new SamlRequestError('The request was meant for another endpoint (Destination).');
   const issueInstant = parseInstant(attr(root, 'IssueInstant'));
@@ -125,5 +144,6 @@ export async function acceptSpRequest(
     id,
     issueInstant,
     ...(msg.relayState !== undefined ? { relayState: msg.relayState } : {}),
+    signatureVerified: sp.certificate !== undefined,
   };
 }

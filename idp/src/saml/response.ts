@@ -74,7 +74,8 @@ export function signedLogoutResponse(
   o: { idpEntityId: string; destination: string; inResponseTo?: string; now: number },
   signer: SamlSigner,
   code: string = STATUS.success,
+  sub?: string,
 ): Promise<string> {
-  const { xml } = envelope('LogoutResponse', o, status(code));
+  const { xml } = envelope('LogoutResponse', o, status(code, sub));
   return signXmlAsync(xml, { key: signer.key, certificate: signer.certificate });
 }

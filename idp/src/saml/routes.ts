@@ -4,16 +4,16 @@
  *   GET|POST /saml/sso             AuthnRequest (HTTP-Redirect | HTTP-POST)
  *   GET  /saml/continue/:uid       back from the shared login page
  *   GET|POST /saml/slo             LogoutRequest (HTTP-Redirect | HTTP-POST)
+ *   POST /saml/slo/confirm/:uid    the user's answer when a LogoutRequest was not authenticated
  * Until the issuer and the ACS URL are verified against the registration, every problem is an
  * error page: nothing is ever redirected or posted to a URL taken from an unverified request.
  */
 
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken } from '../crypto/secrets.ts';
 import type { AuthContext } from '../signin/auth-context.ts';
-import { currentSession, endSession, SESSION_COOKIE } from '../signin/session.ts';
+import { SESSION_COOKIE } from '../signin/session.ts';
 import type { SignIn } from '../signin/sign-in.ts';
 import { outagePage } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
@@ -25,8 +25,8 @@ import { AUTHN_CONTEXT, type NameIdFormatName, STATUS } from './constants.ts';
 import { samlEndpoints } from './endpoints.ts';
 import { MetadataCache } from './metadata.ts';
 import { acceptSpRequest, type IncomingMessage } from './requests.ts';
-import { signedLoginResponse, signedLogoutResponse, signedStatusResponse } from './response.ts';
-import { namesAccount, readLogoutRequest } from './slo.ts';
+import { signedLoginResponse, signedStatusResponse } from './response.ts';
+import { SamlLogout, sessionIndexFor } from './slo.ts';
 import { type SamlSp, SamlSps } from './sps.ts';
 import { samlId } from './xml.ts';
 
@@ -215,8 +215,8 @@ export async function samlRoutes(
         nameId: { format, value },
         account,
         authTime: session.authTime,
-        // Derived from the session, never equal to anything that could be used as the cookie.
-        sessionIndex: `_${createHash('sha256').update('pqid-saml-session\0').update(cookie).digest('hex').slice(0, 40)}`,
+        // Derived from the session and the SP: what authenticates this SP's unsigned LogoutRequest.
+        sessionIndex: sessionIndexFor(cookie, sp.entityId),
         authnContext: ctx.config.issuer.startsWith('https:')
           ? AUTHN_CONTEXT.passwordProtectedTransport
           : AUTHN_CONTEXT.password,
@@ -258,45 +258,16 @@ export async function samlRoutes(
     });
   }
 
-  // ---- SLO ----------------------------------------------------------------------------------
+  // ---- SLO (slo.ts) --------------------------------------------------------------------------
 
-  async function slo(req: FastifyRequest, reply: FastifyReply, msg: IncomingMessage) {
-    const accepted = await acceptSpRequest(ctx, sps, msg, 'LogoutRequest', ep.slo);
-    const { sp } = accepted;
-    if (!sp.sloUrl)
-      throw new SamlRequestError(
-        'This application has no single logout URL registered.',
-        'slo_not_registered',
-      );
-    const info = readLogoutRequest(accepted);
-    const session = await currentSession(ctx, req);
-    let code: string = STATUS.success;
-    if (session) {
-      const account = await ctx.accounts.find(session.accountId);
-      const persistent = account ? pairwiseId(await certs.pairwiseSalt(), sp.entityId, account.sub) : '';
-      if (!account || namesAccount(info, account, persistent)) await endSession(ctx, req, reply);
-      // Someone else's NameID: this browser's session is not theirs to end.
-      else code = STATUS.requester;
-    }
-    const signer = await certs.signer(sp.signatureAlgorithm);
-    const xml = await signedLogoutResponse(
-      { idpEntityId: ep.entityId, destination: sp.sloUrl, inResponseTo: info.id, now: Date.now() },
-      signer,
-      code,
-    );
-    req.log.info({ sp: sp.entityId, status: code }, 'saml logout');
-    return sendPostForm(reply, sp.sloUrl, {
-      SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
-      RelayState: accepted.relayState,
-    });
-  }
-
+  const logout = new SamlLogout(ctx, certs, sps, ep);
+  logout.register(app);
   app.get<{ Querystring: SamlParams }>(
     '/saml/slo',
     { schema: { querystring: messageSchema('query') } },
-    (req, reply) => slo(req, reply, incoming(req, 'redirect', req.query)),
+    (req, reply) => logout.handle(req, reply, incoming(req, 'redirect', req.query)),
   );
   app.post<{ Body: SamlParams }>('/saml/slo', { schema: { body: messageSchema('body') } }, (req, reply) =>
-    slo(req, reply, incoming(req, 'post', req.body)),
+    logout.handle(req, reply, incoming(req, 'post', req.body)),
   );
 }
