@@ -3,9 +3,15 @@ import { CertificateInvalid } from '../errors.ts';
 
 const STRICT_B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** Decodes standard base64 after removing whitespace; undefined when it is not canonical base64. */
+/**
+ * Decodes standard base64 (RFC 4648 §4, exact padding); undefined when it is anything else.
+ * XML whitespace (space, tab, CR, LF: XML 1.0 §2.3 S) may appear anywhere, because XML-DSig
+ * values and certificates are base64Binary and real signers wrap them in MIME-style lines. Only
+ * that whitespace: JavaScript's \s would also drop NBSP, U+2028, the BOM, vertical tab and form
+ * feed, none of which a base64Binary value can contain.
+ */
 export function strictBase64(text: string): Uint8Array | undefined {
-  const compact = text.replace(/[\s]+/g, '');
+  const compact = text.replace(/[ \t\r\n]+/g, '');
   if (!compact || !STRICT_B64.test(compact)) return undefined;
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
