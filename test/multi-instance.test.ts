@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
 import type { LoadConfigOptions } from '../idp/src/config.ts';
+import { recordId } from '../idp/src/keys/key-sets.ts';
 import { JWT_BEARER } from '../idp/src/oidc/client-auth.ts';
 import { SamlCertificates } from '../idp/src/saml/certificates.ts';
 import { registerSamlSp } from '../idp/src/saml/sps.ts';
@@ -498,14 +499,15 @@ describe.skipIf(!PG_URL)('instances starting together on an empty database', () 
       const instances = await Promise.all([startInstance(url), startInstance(url), startInstance(url)]);
       started.push(...instances);
       const [a, b, c] = instances as [Idp, Idp, Idp];
-      // Every algorithm has exactly one key, created by one instance, and all agree on it.
-      const byKid = (i: Idp) => i.ctx.keys.list().sort((x, y) => x.kid.localeCompare(y.kid));
+      // Every algorithm of every key set has exactly one key, created by one instance, and all agree on it.
+      const byKid = (i: Idp) =>
+        i.ctx.keys.list().sort((x, y) => x.kid.localeCompare(y.kid) || x.set.localeCompare(y.set));
       const keys = byKid(a);
-      const algs = keys.map((k) => k.alg);
+      const algs = keys.map((k) => `${k.set} ${k.alg}`);
       expect(new Set(algs).size).toBe(algs.length);
       expect(keys.every((k) => k.status === 'active')).toBe(true);
       const stored = await a.ctx.storage.adapter('SigningKey').list();
-      expect(stored.map((r) => r.id).sort()).toEqual(keys.map((k) => k.kid).sort());
+      expect(stored.map((r) => r.id).sort()).toEqual(keys.map((k) => recordId(k.set, k.kid)).sort());
       const created = instances.flatMap((i) => i.createdKeys);
       // No key is reported as created by two instances (SAML keys are made by the SAML routes).
       expect(new Set(created).size).toBe(created.length);

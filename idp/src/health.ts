@@ -31,7 +31,7 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
         implementation,
       })),
       algorithms: algorithms(),
-      keys: ctx.keys.list().map(({ kid, alg, status }) => ({ kid, alg, status })),
+      keys: ctx.keys.list().map(({ set, kid, alg, status }) => ({ set, kid, alg, status })),
     };
     return reply
       .code(storageOk ? 200 : 503)

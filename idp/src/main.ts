@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     `  issuer:      ${config.issuer}`,
     `  discovery:   ${config.issuer}/.well-known/openid-configuration`,
     `  data dir:    ${config.dataDir} (${config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : redactDatabaseUrl(config.databaseUrl)})`,
-    `  keys:        ${keys.map((k) => `${k.alg} (${k.kid.slice(0, 12)}…)`).join(', ')}${idp.createdKeys.length ? ' — generated now' : ' — reused'}`,
+    `  keys:        ${keys.map((k) => `${k.set} ${k.alg} (${k.kid.slice(0, 12)}…)`).join(', ')}${idp.createdKeys.length ? ' — generated now' : ' — reused'}`,
   ];
   if (config.demo.enabled) {
     lines.push(

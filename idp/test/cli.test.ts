@@ -150,4 +150,38 @@ describe('pqid CLI (keys, clients)', () => {
     expect((await pqid('keys', 'list')).code).toBe(0);
     process.env.PQID_KEK = KEK;
   });
+
+  it('keys list shows each key’s set; rotate --alg never touches the root, --set root does', async () => {
+    const listed = JSON.parse((await pqid('keys', 'list', '--json')).stdout) as Array<{
+      set: string;
+      kid: string;
+      alg: string;
+      status: string;
+    }>;
+    expect(new Set(listed.map((k) => k.set))).toEqual(new Set(['oidc', 'saml', 'root']));
+    expect((await pqid('keys', 'list')).stdout).toMatch(/^set\s+kid\s+alg\s+status/m);
+    const root = () => idp.ctx.keys.list('root').find((k) => k.status === 'active');
+    await idp.ctx.keys.load();
+    const rootBefore = root()?.kid;
+    expect(rootBefore).toBeTruthy();
+    const rootAlg = root()?.alg as string;
+    const byAlg = await pqid('keys', 'rotate', '--alg', rootAlg, '--now', '--json');
+    expect(byAlg.code).toBe(0);
+    expect(JSON.parse(byAlg.stdout).map((k: { set: string }) => k.set)).not.toContain('root');
+    expect((await pqid('keys', 'rotate', '--now')).code).toBe(0);
+    await idp.ctx.keys.load();
+    expect(root()?.kid).toBe(rootBefore);
+    const rotated = await pqid('keys', 'rotate', '--set', 'root', '--now', '--json');
+    expect(JSON.parse(rotated.stdout)).toMatchObject([{ set: 'root', alg: rootAlg, status: 'active' }]);
+    await idp.ctx.keys.load();
+    expect(root()?.kid).not.toBe(rootBefore);
+    const only = JSON.parse((await pqid('keys', 'list', '--set', 'saml', '--json')).stdout) as Array<{
+      set: string;
+    }>;
+    expect(only.length).toBeGreaterThan(0);
+    expect(only.every((k) => k.set === 'saml')).toBe(true);
+    const bad = await pqid('keys', 'rotate', '--set', 'everything');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--set must be one of oidc, saml, root/);
+  });
 });

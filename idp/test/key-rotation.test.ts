@@ -129,4 +129,95 @@ describe('key lifecycle', () => {
     expect(JSON.stringify(rows)).not.toContain('"priv"');
     expect(rows[0]?.payload.privateJwk).toMatchObject({ alg: 'A256GCM' });
   });
+
+  describe('key sets', () => {
+    it('keys compete only within their set: an oidc rotation leaves the saml key of that alg alone', async () => {
+      t = 5_000_000;
+      const { km } = manager();
+      const oidc = await km.signingKey('ML-DSA-65');
+      const saml = await km.signingKey('ML-DSA-65', 'saml');
+      const root = await km.signingKey('ML-DSA-65', 'root');
+      expect(new Set([oidc.kid, saml.kid, root.kid]).size).toBe(3);
+      await km.rotate('ML-DSA-65', { set: 'oidc', immediate: true });
+      expect((await km.signingKey('ML-DSA-65')).kid).not.toBe(oidc.kid);
+      expect((await km.signingKey('ML-DSA-65', 'saml')).kid).toBe(saml.kid);
+      expect((await km.signingKey('ML-DSA-65', 'root')).kid).toBe(root.kid);
+      // The root is retained for the cold lifetime, a SAML key for the token lifetime.
+      await km.rotate('ML-DSA-65', { set: 'root', immediate: true });
+      await km.rotate('ML-DSA-65', { set: 'saml', immediate: true });
+      const info = (kid: string) => km.list().find((k) => k.kid === kid);
+      expect(info(root.kid)).toMatchObject({ set: 'root', status: 'retired', removeAt: t + 86400 });
+      expect(info(saml.kid)).toMatchObject({ set: 'saml', status: 'retired', removeAt: t + 3600 });
+    });
+
+    it('rotate() and rotate(alg) without a set: the hot sets only, never the root', async () => {
+      t = 6_000_000;
+      const { km } = manager();
+      await km.ensure(['ML-DSA-44'], 'oidc');
+      await km.ensure(['ML-DSA-65'], 'saml');
+      await km.ensure(['ML-DSA-65'], 'root');
+      const rotated = await km.rotate();
+      expect(rotated.map((k) => [k.set, k.alg]).sort()).toEqual([
+        ['oidc', 'ML-DSA-44'],
+        ['saml', 'ML-DSA-65'],
+      ]);
+      // By algorithm: each hot set that has it (saml here), not the root's ML-DSA-65.
+      const byAlg = await km.rotate('ML-DSA-65', { immediate: true });
+      expect(byAlg.map((k) => k.set)).toEqual(['saml']);
+      // An algorithm no set has yet: a first oidc key, active at once.
+      const first = await km.rotate('ES256');
+      expect(first.map((k) => [k.set, k.status])).toEqual([['oidc', 'active']]);
+      await expect(km.rotate(undefined, { set: 'nope' as never })).rejects.toThrow(/unknown key set/);
+    });
+
+    it('jwks() is the oidc set, and the root only with publishRoot; publicKeys(set) is one set', async () => {
+      t = 7_000_000;
+      for (const publishRoot of [false, true]) {
+        const { km } = manager({ publishRoot });
+        const oidc = await km.signingKey('ML-DSA-44');
+        const saml = await km.signingKey('ML-DSA-44', 'saml');
+        const root = await km.signingKey('ML-DSA-87', 'root');
+        expect(km.jwks().keys.map((k) => k.kid)).toEqual(publishRoot ? [oidc.kid, root.kid] : [oidc.kid]);
+        expect(km.publicKeys('saml').keys.map((k) => k.kid)).toEqual([saml.kid]);
+      }
+    });
+
+    it('records written before key sets: read as their legacy sets, migrated by load(), once', async () => {
+      t = 8_000_000;
+      const storage = new SqliteStorage(':memory:');
+      const { km: writer } = manager({}, storage);
+      const key = await writer.signingKey('ML-DSA-44');
+      const store = storage.adapter('SigningKey');
+      const [row] = await store.list();
+      if (!row) throw new Error('no stored key');
+      const { set: _set, ...legacy } = row.payload;
+      await store.upsert(key.kid, legacy); // as the previous version stored it
+      const legacySets = () => ['oidc', 'saml'] as const;
+
+      const reader = new KeyManager(store, kek, { now: clock, legacySets });
+      await reader.loadPublic(); // read-only: shows the migration, writes nothing
+      expect(reader.list().map((k) => [k.set, k.kid])).toEqual([
+        ['oidc', key.kid],
+        ['saml', key.kid],
+      ]);
+      expect((await store.list()).map((r) => r.id)).toEqual([key.kid]);
+
+      await reader.load();
+      const rows = await store.list();
+      expect(rows.map((r) => [r.id, r.payload.set]).sort()).toEqual([
+        [key.kid, 'oidc'],
+        [`saml:${key.kid}`, 'saml'],
+      ]);
+      expect((await reader.signingKey('ML-DSA-44', 'saml')).kid).toBe(key.kid);
+      expect((await reader.signingKey('ML-DSA-44')).kid).toBe(key.kid);
+      await reader.load();
+      expect(await store.list()).toEqual(rows);
+      // Rotating the saml copy away leaves the oidc one signing; purging it keeps the handle.
+      await reader.rotate('ML-DSA-44', { set: 'saml', immediate: true });
+      t += 3600;
+      expect(await reader.purge()).toEqual([key.kid]);
+      expect((await reader.signingKey('ML-DSA-44')).kid).toBe(key.kid);
+      expect((await store.list()).map((r) => r.id)).not.toContain(`saml:${key.kid}`);
+    });
+  });
 });

@@ -11,6 +11,11 @@ export interface KeysConfig {
   coldLifetime: number;
   /** Seconds between re-reads of the key store (picks up `pqid keys rotate` from another process). */
   refreshInterval: number;
+  /**
+   * Publish the cold-path root key (key set `root`, the SAML root) in /jwks as well. Off by
+   * default: nothing verifies a JWT with it, and a key that is not published is not trusted.
+   */
+  publishRoot: boolean;
 }
 
 export const keysDefaults = (defaultAlg: string): KeysConfig => ({
@@ -18,6 +23,7 @@ export const keysDefaults = (defaultAlg: string): KeysConfig => ({
   prepublish: 3600,
   coldLifetime: 7 * 86400,
   refreshInterval: 60,
+  publishRoot: false,
 });
 
 const PLACEMENT_KEYS = ['idToken', 'accessToken', 'userinfo', 'cold'] as const;
@@ -44,6 +50,9 @@ export function parseKeysConfig(
             fail(`keys.placement.${pk} must be one of ${allowed.join(', ')}; got ${JSON.stringify(pv)}`);
           cfg.placement[pk as keyof Placement] = pv;
         }
+      } else if (k === 'publishRoot') {
+        if (typeof v !== 'boolean') fail('keys.publishRoot must be a boolean');
+        cfg.publishRoot = v as boolean;
       } else if ((NUMBER_KEYS as readonly string[]).includes(k)) {
         if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
           fail(`keys.${k} must be a non-negative integer (seconds)`);

@@ -1,6 +1,7 @@
 /** A KeyManager configured from `Config`, shared by the server (app.ts) and the CLI. */
 import type { Config } from '../config.ts';
 import type { Kek } from '../crypto/kek.ts';
+import { isSamlSigningAlg } from '../saml/config.ts';
 import type { Adapter } from '../storage/adapter.ts';
 import { KeyManager, type KeyManagerOptions } from './key-manager.ts';
 
@@ -17,6 +18,11 @@ export function keyManagerOptions(config: Config): KeyManagerOptions {
       cold: config.keys.coldLifetime,
     },
     prepublish: config.keys.prepublish,
+    publishRoot: config.keys.publishRoot,
+    // Before key sets, one key per algorithm signed OIDC tokens and SAML messages alike (and the
+    // ML-DSA-87 one doubled as the SAML root). It keeps signing both, as a record in each set,
+    // until rotated there; the root becomes a new key of its own (docs/KEYS.md, "Key sets").
+    legacySets: (alg) => (config.saml.enabled && isSamlSigningAlg(alg) ? ['oidc', 'saml'] : ['oidc']),
   };
 }
 

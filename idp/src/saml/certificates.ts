@@ -1,10 +1,14 @@
 /**
- * Keys and certificates of the SAML IdP. Placement: the hot signing key per algorithm is the key
- * manager's active key for that algorithm (the same keys OIDC uses, so rotation, encryption at
- * rest and multi-instance reloads come for free); each is certified by the root key
- * (`saml.rootAlg`, ML-DSA-87 by default), which also signs the metadata. Root work happens on
- * the cold path only: a certificate is issued once per key id and stored in the
- * `SamlCertificate` model, so SPs that pin a certificate keep seeing the same bytes.
+ * Keys and certificates of the SAML IdP, in two key sets of the key manager (keys/key-sets.ts),
+ * so rotation, encryption at rest and multi-instance reloads come for free:
+ *
+ *   saml  the hot signing key per algorithm (Responses, Assertions, LogoutResponses), published
+ *         only as certificates in the SAML metadata, never in /jwks;
+ *   root  the root (`saml.rootAlg`, ML-DSA-87 by default), a key of its own used only on the
+ *         cold path: it certifies the hot keys and signs the metadata, and signs nothing else.
+ *
+ * A certificate is issued once per key id and stored in the `SamlCertificate` model, so SPs
+ * that pin a certificate keep seeing the same bytes.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
@@ -70,9 +74,9 @@ export class SamlCertificates {
     return p;
   }
 
-  /** The root key (cold path) and its self-signed CA certificate. */
+  /** The root key (cold path, key set `root`) and its self-signed CA certificate. */
   async root(): Promise<SamlSigner> {
-    const handle = await this.#ctx.keys.signingKey(this.rootAlg);
+    const handle = await this.#ctx.keys.signingKey(this.rootAlg, 'root');
     const key = exportJWK(handle);
     const kid = String(key.kid);
     const certificate = await this.#cached(`root:${kid}`, async () => {
@@ -101,21 +105,21 @@ export class SamlCertificates {
     });
   }
 
-  /** The active key for `alg` with its certificate: what signs a Response or Assertion. */
+  /** The active SAML key for `alg` with its certificate: what signs a Response or Assertion. */
   async signer(alg: string): Promise<SamlSigner> {
-    const handle: PrivateKey = await this.#ctx.keys.signingKey(alg);
+    const handle: PrivateKey = await this.#ctx.keys.signingKey(alg, 'saml');
     const key = exportJWK(handle);
     const kid = String(key.kid);
     const certificate = await this.certificateFor(kid, alg, exportJWK(handle.publicKey));
     return { alg, kid, key, certificate };
   }
 
-  /** Next and active keys of these algorithms with certificates: the metadata's KeyDescriptors. */
+  /** Next and active SAML keys of these algorithms with certificates: the metadata's KeyDescriptors. */
   async published(algs: readonly string[]): Promise<PublishedCertificate[]> {
-    await this.#ctx.keys.ensure(algs);
-    const jwks = new Map(this.#ctx.keys.jwks().keys.map((k) => [String(k.kid), k]));
+    await this.#ctx.keys.ensure(algs, 'saml');
+    const jwks = new Map(this.#ctx.keys.publicKeys('saml').keys.map((k) => [String(k.kid), k]));
     const out: PublishedCertificate[] = [];
-    for (const info of this.#ctx.keys.list()) {
+    for (const info of this.#ctx.keys.list('saml')) {
       if (!algs.includes(info.alg) || (info.status !== 'active' && info.status !== 'next')) continue;
       const jwk = jwks.get(info.kid);
       if (!jwk) continue;

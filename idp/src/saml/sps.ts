@@ -119,7 +119,8 @@ export class SamlSps {
 /** Register (or replace) an SP and make sure its signing key exists before its first login. */
 export async function registerSamlSp(ctx: IdpContext, input: SamlSpInput): Promise<SamlSp> {
   const sp = validateSp(input, ctx);
-  await ctx.keys.ensure([sp.signatureAlgorithm, ctx.config.saml.rootAlg]);
+  await ctx.keys.ensure([sp.signatureAlgorithm], 'saml');
+  await ctx.keys.ensure([ctx.config.saml.rootAlg], 'root');
   await new SamlSps(ctx).save(sp);
   return sp;
 }
