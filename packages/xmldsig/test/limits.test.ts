@@ -22,16 +22,23 @@ import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Signer, samlResponse, signer } from './helpers/fixtures.ts';
 
-const UNLIMITED: XmlLimits = { maxElements: 1e9, maxDepth: 1e9, maxChildren: 1e9, maxAttributes: 1e9 };
+const UNLIMITED: XmlLimits = {
+  maxElements: 1e9,
+  maxDepth: 1e9,
+  maxChildren: 1e9,
+  maxAttributes: 1e9,
+  maxTotalAttributes: 1e9,
+};
 
 /** The same four numbers, counted on a DOM. */
 function domShape(xml: string) {
   const doc = new DOMParser().parseFromString(xml, 'text/xml');
-  const shape = { elements: 0, depth: 0, children: 0, attributes: 0 };
+  const shape = { elements: 0, depth: 0, children: 0, attributes: 0, totalAttributes: 0 };
   const walk = (el: Element, depth: number) => {
     shape.elements++;
     shape.depth = Math.max(shape.depth, depth);
     shape.attributes = Math.max(shape.attributes, el.attributes.length);
+    shape.totalAttributes += el.attributes.length;
     let kids = 0;
     for (let n: Node | null = el.firstChild; n; n = n.nextSibling)
       if (n.nodeType === 1) {
@@ -73,11 +80,12 @@ describe('checkXmlLimits counts what a parser finds', () => {
       const xml = readFileSync(f, 'utf8');
       const shape = checkXmlLimits(xml, UNLIMITED);
       expect(shape, f).toEqual(domShape(xml));
-      // Ten times the headroom on every measure: real messages are nowhere near the limits.
-      expect(shape.elements * 10, f).toBeLessThan(DEFAULT_SAML_LIMITS.maxElements);
+      // Real messages are nowhere near the limits: at least 2.5 times the headroom on every measure.
+      expect(shape.elements * 5, f).toBeLessThan(DEFAULT_SAML_LIMITS.maxElements);
       expect(shape.children * 10, f).toBeLessThan(DEFAULT_SAML_LIMITS.maxChildren);
-      expect(shape.depth * 2, f).toBeLessThan(DEFAULT_SAML_LIMITS.maxDepth);
+      expect(shape.depth * 2.5, f).toBeLessThan(DEFAULT_SAML_LIMITS.maxDepth);
       expect(shape.attributes * 4, f).toBeLessThan(DEFAULT_SAML_LIMITS.maxAttributes);
+      expect(shape.totalAttributes * 8, f).toBeLessThan(DEFAULT_SAML_LIMITS.maxTotalAttributes);
     }
   });
 
@@ -108,12 +116,23 @@ describe('checkXmlLimits counts what a parser finds', () => {
 });
 
 describe('each limit alone', () => {
-  const limits: XmlLimits = { maxElements: 10, maxDepth: 4, maxChildren: 5, maxAttributes: 3 };
+  const limits: XmlLimits = {
+    maxElements: 10,
+    maxDepth: 4,
+    maxChildren: 5,
+    maxAttributes: 3,
+    maxTotalAttributes: 5,
+  };
   const cases: Array<[keyof XmlLimits, string, string]> = [
     ['maxElements', `<r>${'<g><a/></g>'.repeat(4)}<a/></r>`, `<r>${'<g><a/></g>'.repeat(4)}<a/><a/></r>`],
     ['maxDepth', '<a><b><c><d/></c></b></a>', '<a><b><c><d><e/></d></c></b></a>'],
     ['maxChildren', `<r>${'<a/>'.repeat(5)}</r>`, `<r>${'<a/>'.repeat(6)}</r>`],
     ['maxAttributes', '<r a="1" b="2" xmlns:c="urn:c"/>', '<r a="1" b="2" xmlns:c="urn:c" d="4"/>'],
+    [
+      'maxTotalAttributes',
+      '<r a="1"><s a="1" b="2"/><s a="1" b="2"/></r>',
+      '<r a="1"><s a="1" b="2"/><s a="1" b="2" c="3"/></r>',
+    ],
   ];
   it.each(cases)('%s: admits its value, refuses one more with ERR_XMLDSIG_XML_LIMIT', (name, at, over) => {
     expect(() => checkXmlLimits(at, limits)).not.toThrow();
@@ -158,6 +177,10 @@ describe('untrusted SAML is shape-checked before parsing', () => {
     ['20,000 empty siblings', '<a/>'.repeat(20_000)],
     ['1,000 deep', `${'<a>'.repeat(1000)}${'</a>'.repeat(1000)}`],
     ['1,000 attributes', `<a ${Array.from({ length: 1000 }, (_, i) => `a${i}="x"`).join(' ')}/>`],
+    [
+      '2,000 attributes, 20 per element',
+      `<a ${Array.from({ length: 20 }, (_, i) => `a${i}="x"`).join(' ')}/>`.repeat(100),
+    ],
     ['5,000 elements in groups of 50', `<g>${'<a/>'.repeat(50)}</g>`.repeat(100)],
   ];
 
@@ -191,7 +214,7 @@ describe('untrusted SAML is shape-checked before parsing', () => {
     expect(
       decodeSamlMessage(Buffer.from(wide).toString('base64'), {
         binding: 'post',
-        limits: { maxChildren: 1000 },
+        limits: { maxChildren: 1000, maxElements: 1000 },
       }),
     ).toBe(wide);
   });

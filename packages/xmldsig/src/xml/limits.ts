@@ -20,28 +20,38 @@ export interface XmlLimits {
   maxChildren: number;
   /** Attributes of any one element, namespace declarations included. */
   maxAttributes: number;
+  /** Attributes in the whole document, namespace declarations included. */
+  maxTotalAttributes: number;
 }
 
 export interface XmlShape {
   elements: number;
   depth: number;
+  /** The most children any one element has (the root counts as one child of the document). */
   children: number;
+  /** The most attributes any one element has. */
   attributes: number;
+  totalAttributes: number;
 }
 
 /**
- * Limits for one SAML protocol message (Response, LogoutRequest, AuthnRequest, …), about ten times
- * what real messages need. Measured (docs/SAML.md, "Work limits"): a Response signed twice with
- * ML-DSA-87 and a certificate in each KeyInfo has 49 elements, depth 7, at most 8 children and 6
- * attributes on one element; the samples from Okta, SimpleSAMLphp, ADFS and the node-saml and
- * xml-crypto suites in test/vectors stay under 150 elements, depth 9, 40 children and 10 attributes.
- * A group claim of a few hundred AttributeValues still fits in `maxChildren`.
+ * Limits for one SAML protocol message (Response, LogoutRequest, AuthnRequest, …), several times
+ * what real messages need, and low enough that the costliest message they admit — even one
+ * validly signed by the trusted IdP, which node-saml then canonicalizes and searches in full —
+ * stays within tens of milliseconds of CPU (docs/SAML.md, "Work limits", load/saml-work.mjs).
+ * Measured: the pqid IdP's Response signed twice with ML-DSA-87 has 46 elements, depth 7, at most
+ * 8 children and 6 attributes on one element; the samples from the node-saml and xml-crypto suites
+ * in test/vectors (SimpleSAMLphp and others, with Advice, encrypted and doubly signed assertions)
+ * have at most 87 elements, depth 9, 14 children, 7 attributes on one element and 103 in all. A
+ * group claim of 150 AttributeValues (Azure AD's SAML cap) fits; raise `maxChildren` and
+ * `maxElements` for larger ones.
  */
 export const DEFAULT_SAML_LIMITS: Readonly<XmlLimits> = Object.freeze({
-  maxElements: 2000,
+  maxElements: 512,
   maxDepth: 24,
-  maxChildren: 500,
-  maxAttributes: 64,
+  maxChildren: 256,
+  maxAttributes: 32,
+  maxTotalAttributes: 1024,
 });
 
 /** Merges partial limits over the defaults and checks each is a positive integer. */
@@ -60,7 +70,7 @@ const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * every step moves forward, and each construct is found with one `indexOf`.
  */
 export function checkXmlLimits(xml: string, limits: XmlLimits = DEFAULT_SAML_LIMITS): XmlShape {
-  const shape: XmlShape = { elements: 0, depth: 0, children: 0, attributes: 0 };
+  const shape: XmlShape = { elements: 0, depth: 0, children: 0, attributes: 0, totalAttributes: 0 };
   const childCounts: number[] = [0];
   let i = 0;
   const n = xml.length;
@@ -161,6 +171,10 @@ function startTag(
     if (++attributes > limits.maxAttributes)
       throw new XmlLimitExceeded(
         `an XML element has more than ${limits.maxAttributes} attributes (limit maxAttributes)`,
+      );
+    if (++shape.totalAttributes > limits.maxTotalAttributes)
+      throw new XmlLimitExceeded(
+        `XML has more than ${limits.maxTotalAttributes} attributes in all (limit maxTotalAttributes)`,
       );
     if (attributes > shape.attributes) shape.attributes = attributes;
   }
