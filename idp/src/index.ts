@@ -8,6 +8,7 @@ export type { IdpContext } from './context.ts';
 export { KeyManager, type KeyRecord } from './keys/key-manager.ts';
 export { discoveryDocument } from './oidc/discovery.ts';
 export { type SamlSizeRow, samlSizes } from './saml/sizes.ts';
+export { registerSamlSp, type SamlSp, type SamlSpInput } from './saml/sps.ts';
 export { buildServer } from './server.ts';
 export type { Adapter, ModelName, Payload, Storage } from './storage/adapter.ts';
 export { isStorageUnavailable, StorageUnavailable, storageUnavailableResponse } from './storage/errors.ts';
