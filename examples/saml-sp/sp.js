@@ -109,13 +109,13 @@ export function createSp(o) {
   // they handle, addressed to them (Destination), within size and shape limits, and a logout
   // message only when signed. Everything else with a SAML parameter is a 400 before node-saml.
   // (Routing is case-insensitive; an unlisted spelling of a path gets the no-message rule.)
-  const SAML_ROUTES = {
-    'POST /saml/acs': { post: ['Response'], required: true, destination: acsUrl },
-    'POST /saml/slo': { post: ['LogoutResponse', 'LogoutRequest'], required: true, destination: sloUrl },
-  };
+  const SAML_ROUTES = new Map([
+    ['POST /saml/acs', { post: ['Response'], required: true, destination: acsUrl }],
+    ['POST /saml/slo', { post: ['LogoutResponse', 'LogoutRequest'], required: true, destination: sloUrl }],
+  ]);
   app.use((req, res, next) => {
     try {
-      checkSamlHttpMessage(req, SAML_ROUTES[`${req.method} ${req.path}`] ?? {});
+      checkSamlHttpMessage(req, SAML_ROUTES.get(`${req.method} ${req.path}`) ?? {});
       next();
     } catch (e) {
       res.status(400).type('text').send(`SAML message refused: ${e.message}`);
