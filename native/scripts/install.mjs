@@ -33,13 +33,15 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const statusFile = join(root, 'build-status.json');
 const strict = process.argv.includes('--strict');
 const tuned = process.env.PQID_NATIVE_TUNE === 'native';
+// Installed as a dependency (inside node_modules) rather than developed in the pqid repository,
+// where the addon is always built from the sources being worked on.
+const asDependency = root.split(sep).includes('node_modules');
 const fromSource =
   strict ||
   tuned ||
+  !asDependency ||
   process.env.PQID_NATIVE_BUILD_FROM_SOURCE === '1' ||
   process.env.npm_config_build_from_source === 'true';
-// Installed as a dependency (inside node_modules) rather than developed in the pqid repository.
-const asDependency = root.split(sep).includes('node_modules');
 const triple = platformTriple();
 const REBUILD = `npm rebuild ${PACKAGE}`;
 const started = Date.now();
@@ -239,7 +241,9 @@ function fixLines(kinds) {
 const fallbackNote = [
   'The install succeeded anyway: ML-DSA runs on a slower fallback (node:crypto on Node >= 24.7, else @noble/post-quantum).',
 ];
-const why = prebuiltProblem ?? 'a source build was requested';
+const why = asDependency
+  ? (prebuiltProblem ?? 'a source build was requested')
+  : 'this is a development checkout of pqid, which always builds from source';
 
 if (missing.length > 0) {
   const kinds = new Set(missing.map((m) => m.kind));
