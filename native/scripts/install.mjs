@@ -54,9 +54,23 @@ function writeStatus(status) {
 }
 
 /**
- * A framed block on stderr and, when stderr is not a terminal (npm pipes a dependency's install
- * script and shows the output only if the script fails), straight on the controlling terminal.
+ * Text for the person installing: on stderr and, when stderr is not a terminal (npm pipes a
+ * dependency's install script and shows its output only if the script fails), straight on the
+ * controlling terminal. `colored` is used where it reaches a terminal.
  */
+function toPerson(plain, colored = plain) {
+  process.stderr.write(process.stderr.isTTY ? colored : plain);
+  if (process.stderr.isTTY || process.platform === 'win32') return;
+  try {
+    const fd = openSync('/dev/tty', 'w');
+    writeSync(fd, colored);
+    closeSync(fd);
+  } catch {
+    // no controlling terminal (CI, containers): stderr and build-status.json carry it
+  }
+}
+
+/** A framed block: a title, then lines (prose wrapped at 76 columns, indented lines kept whole). */
 function shout(title, lines) {
   const body = [title, '', ...lines].flatMap((l) => (l.startsWith('  ') ? [l] : wrap(l, 76)));
   const width = Math.max(...body.map((l) => l.length));
@@ -71,16 +85,7 @@ function shout(title, lines) {
       '',
     ].join('\n');
   };
-  const color = !process.env.NO_COLOR;
-  process.stderr.write(frame(color && process.stderr.isTTY));
-  if (process.stderr.isTTY || process.platform === 'win32') return;
-  try {
-    const fd = openSync('/dev/tty', 'w');
-    writeSync(fd, frame(color));
-    closeSync(fd);
-  } catch {
-    // no controlling terminal (CI, containers): stderr and build-status.json carry it
-  }
+  toPerson(frame(false), frame(!process.env.NO_COLOR));
 }
 
 /** Prose broken at spaces into lines of at most `width` (commands are never broken). */
@@ -94,19 +99,6 @@ function wrap(line, width) {
     rest = rest.slice(cut + 1);
   }
   return [...out, rest];
-}
-
-/** One line on the terminal, for progress a person waits on (the source build takes minutes). */
-function tell(line) {
-  process.stderr.write(`${line}\n`);
-  if (process.stderr.isTTY || process.platform === 'win32') return;
-  try {
-    const fd = openSync('/dev/tty', 'w');
-    writeSync(fd, `${line}\n`);
-    closeSync(fd);
-  } catch {
-    // no terminal
-  }
 }
 
 function finish(ok, status) {
@@ -269,7 +261,7 @@ if (missing.length > 0) {
 // Remove stale binaries so a failed build can never leave an old addon being loaded.
 for (const f of readdirSync(root)) if (f.endsWith('.node')) rmSync(join(root, f));
 
-tell(`${PACKAGE}: ${why}; building it from source with Rust ${rustc} (one to three minutes)...`);
+toPerson(`${PACKAGE}: ${why}; building it from source with Rust ${rustc} (one to three minutes)...\n`);
 const features = tuned ? ['--features', 'native-tune'] : [];
 let napiBin;
 try {
