@@ -1,45 +1,11 @@
 // Thin ESM layer over the flat N-API binding: addon loading, per-algorithm Scheme objects,
 // the SecretKey wrapper and translation of native "ERR_CODE: message" errors to LiboqsError.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { LiboqsError } from './errors.js';
+import { loadNative, REBUILD } from './loader.js';
 import { createSignQueue } from './sign-queue.js';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
-const require = createRequire(import.meta.url);
-
-function loadNative() {
-  let status;
-  try {
-    status = JSON.parse(readFileSync(`${dir}build-status.json`, 'utf8'));
-  } catch {
-    status = undefined;
-  }
-  const prefix = `liboqs-node.${process.platform}-${process.arch}`;
-  const candidates = [];
-  if (status?.ok && status.file) candidates.push(status.file);
-  for (const f of existsSync(dir) ? readdirSync(dir) : []) {
-    if (f.startsWith(prefix) && f.endsWith('.node') && !candidates.includes(f)) candidates.push(f);
-  }
-  if (candidates.length === 0) {
-    const why =
-      status && !status.ok ? status.reason : 'the addon was never built (run `npm run build -w native`)';
-    throw new LiboqsError(
-      'ERR_NATIVE_UNAVAILABLE',
-      `@pqid/liboqs-node native addon is unavailable for ${process.platform}-${process.arch}: ${why}`,
-    );
-  }
-  try {
-    return require(`${dir}${candidates[0]}`);
-  } catch (cause) {
-    throw new LiboqsError(
-      'ERR_NATIVE_UNAVAILABLE',
-      `@pqid/liboqs-node native addon ${candidates[0]} failed to load: ${cause?.message ?? cause}`,
-      { cause },
-    );
-  }
-}
 
 /**
  * Power-on self-test (src/selftest.rs): per ML-DSA parameter set and implementation, a
@@ -47,19 +13,23 @@ function loadNative() {
  * import throws ERR_NATIVE_UNAVAILABLE with the reason, so @pqid/jose falls back and reports why.
  * PQID_NATIVE_SELF_TEST_CORRUPT=1 corrupts the expected answer (to test that path).
  */
-function selfTest(addon) {
+function selfTest(addon, binary) {
   const r = addon.selfTest(process.env.PQID_NATIVE_SELF_TEST_CORRUPT === '1');
   if (!r.ok) {
     throw new LiboqsError(
       'ERR_NATIVE_UNAVAILABLE',
       `@pqid/liboqs-node native addon failed its power-on self-test and is disabled: ${r.error}`,
+      {
+        fix: `this binary (${binary.file}) computes wrong ML-DSA results on this machine; do not use it: report it, and build from source with PQID_NATIVE_BUILD_FROM_SOURCE=1 ${REBUILD}`,
+      },
     );
   }
   return { ok: true, checks: r.checks, milliseconds: Math.round(r.micros / 10) / 100 };
 }
 
-export const native = loadNative();
-export const selfTestResult = selfTest(native);
+/** Where the loaded addon came from: the prebuilt per-platform package, or a source build. */
+export const { addon: native, binary } = loadNative(dir);
+export const selfTestResult = selfTest(native, binary);
 
 /** native/liboqs/PATCHES.md: our changes to the vendored liboqs. */
 const LIBOQS_PATCHES = ['0001-avx2-verify-check-z-norm', '0002-avx2-use-hint-r0-zero'];
@@ -308,5 +278,6 @@ export function info() {
     cpu,
     implementations,
     selfTest: selfTestResult,
+    binary: { ...binary },
   };
 }

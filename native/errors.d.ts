@@ -6,5 +6,10 @@
  */
 export declare class LiboqsError extends Error {
   readonly code: string;
-  constructor(code: string, message: string, options?: ErrorOptions);
+  /**
+   * ERR_NATIVE_UNAVAILABLE: what to do about it, in words, e.g. which build tools to install
+   * and the command to run then. Absent for the other codes.
+   */
+  readonly fix?: string;
+  constructor(code: string, message: string, options?: ErrorOptions & { fix?: string });
 }

@@ -76,4 +76,9 @@ export declare function info(): {
   implementations: Record<Algorithm, string>;
   /** The power-on self-test, which passed (the addon does not load otherwise). */
   selfTest: { ok: true; checks: number; milliseconds: number };
+  /**
+   * Where the loaded addon came from: `prebuilt` (the per-platform package, e.g.
+   * `@pqid/liboqs-node-linux-x64-gnu`) or `source` (built on this machine by the install script).
+   */
+  binary: { source: 'prebuilt' | 'source'; file: string; package?: string; version?: string };
 };

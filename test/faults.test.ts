@@ -2,8 +2,9 @@
  * Faults of issue 7, against the real `idp/dist/main.js` as a child process:
  *  - SIGTERM drains: concurrent token requests in flight when the signal arrives all complete
  *    with 200, new connections are refused from then on, and the process exits 0;
- *  - the native ML-DSA addon missing at runtime: the IdP starts on the fallback backend and
- *    says so in /healthz and in one log line;
+ *  - the native ML-DSA addon missing at runtime (or disabled by its self-test): the IdP starts on
+ *    the fallback backend and says so in its banner (why, and the fix), /healthz, /metrics and one
+ *    log line; with PQID_REQUIRE_NATIVE=1 it refuses to start instead (exit 3);
  *  - the short mode of the fault script (load/faults.mjs): SIGKILL and SIGTERM of one of two
  *    instances behind a balancer under k6 load, and a PostgreSQL restart, each with its verdict.
  *    Needs PostgreSQL (PQID_TEST_DATABASE_URL: the script starts its own cluster with the same
@@ -214,6 +215,11 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
       .filter((l) => l.includes('native ML-DSA backend unavailable'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`"mldsaBackend":"${health.mldsaBackend}"`);
+    // the human banner says it too, and so does the metric an operator alerts on
+    expect(idp.output()).toMatch(new RegExp(`ML-DSA: +${health.mldsaBackend} backend, .*<-- FALLBACK`));
+    expect(idp.output()).toContain(
+      'native unavailable: @pqid/liboqs-node is not loadable: simulated: addon not built',
+    );
   }, 60_000);
 
   it('disables the native backend when its power-on self-test fails, and logs why at start', async () => {
@@ -223,7 +229,19 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     const health = (await (await fetch(`http://127.0.0.1:${idp.port}/healthz`)).json()) as {
       mldsaBackend: string;
       backends: { name: string; available: boolean; reason?: string }[];
+      mldsa: {
+        backend: string;
+        fallback: boolean;
+        native: { available: boolean; reason: string; fix: string };
+      };
     };
+    expect(health.mldsa).toMatchObject({ backend: health.mldsaBackend, fallback: true });
+    expect(health.mldsa.native.fix).toContain(
+      'PQID_NATIVE_BUILD_FROM_SOURCE=1 npm rebuild @pqid/liboqs-node',
+    );
+    const metrics = await (await fetch(`http://127.0.0.1:${idp.port}/metrics`)).text();
+    expect(metrics).toMatch(/^pqid_mldsa_native 0$/m);
+    expect(metrics).toContain(`pqid_mldsa_backend_info{backend="${health.mldsaBackend}",`);
     expect(health.mldsaBackend).not.toBe('native');
     const native = health.backends.find((b) => b.name === 'native');
     expect(native?.available).toBe(false);
@@ -238,6 +256,41 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
       .filter((l) => l.includes('native ML-DSA backend unavailable'));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain('power-on self-test');
+    expect(idp.output()).toMatch(/<-- FALLBACK[^\n]*\n +native unavailable: .*failed its power-on self-test/);
+    expect(idp.output()).toMatch(
+      /\n +to fix: .*PQID_NATIVE_BUILD_FROM_SOURCE=1 npm rebuild @pqid\/liboqs-node/,
+    );
+  }, 60_000);
+
+  it('with PQID_REQUIRE_NATIVE=1: starts on native, and refuses to start (exit 3) on a fallback', async (ctx) => {
+    const ok = await startMain([], { PQID_REQUIRE_NATIVE: '1' }).catch((e: Error) => e);
+    if (ok instanceof Error) {
+      // only acceptable where native is legitimately missing, never in CI
+      if (process.env.CI || !ok.message.includes('the native backend is unavailable')) throw ok;
+      return ctx.skip('the native addon is not built here');
+    }
+    expect(ok.output()).toMatch(/ML-DSA: +native backend, liboqs /);
+    const health = (await (await fetch(`http://127.0.0.1:${ok.port}/healthz`)).json()) as {
+      mldsaBackend: string;
+    };
+    expect(health.mldsaBackend).toBe('native');
+    ok.child.kill('SIGTERM');
+    expect((await ok.exit).code).toBe(0);
+
+    const refused = await startMain([], {
+      PQID_REQUIRE_NATIVE: '1',
+      PQID_NATIVE_SELF_TEST_CORRUPT: '1',
+    }).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    expect(refused).toContain('main.js exited with 3');
+    expect(refused).toContain(
+      'pqid: refusing to start: PQID_REQUIRE_NATIVE is set, but ML-DSA would sign on',
+    );
+    expect(refused).toContain('why:    the native backend is unavailable');
+    expect(refused).toContain('failed its power-on self-test');
+    expect(refused).toContain('to fix: ');
   }, 60_000);
 });
 

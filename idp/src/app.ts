@@ -10,6 +10,7 @@ import { type Config, ConfigError } from './config.ts';
 import type { IdpContext } from './context.ts';
 import { type Kek, loadKek } from './crypto/kek.ts';
 import { keyManagerFromConfig } from './keys/from-config.ts';
+import { requireNativeIfAsked } from './mldsa-backend.ts';
 import { LoginLimiter } from './security/login-limiter.ts';
 import { type SeedResult, seedDemo } from './seed.ts';
 import { buildServer } from './server.ts';
@@ -37,6 +38,7 @@ export interface CreateIdpOptions {
 export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Promise<Idp> {
   const env = opts.env ?? process.env;
   const warn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_KEK' }));
+  requireNativeIfAsked(env);
   const available = algorithms();
   if (!available.includes(config.defaultSigningAlg)) {
     throw new ConfigError(

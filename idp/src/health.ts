@@ -2,6 +2,7 @@
 import { algorithms, backends, preferredBackend } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import type { IdpContext } from './context.ts';
+import { mldsaBackendReport } from './mldsa-backend.ts';
 
 /** The backend ML-DSA signatures use now (`native`, or a fallback), or null when there is none. */
 function currentBackend(): string | null {
@@ -24,6 +25,9 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
       // does not stop the IdP, it makes it slower; this is where an operator sees it.
       mldsaBackend: currentBackend(),
       mldsaFallback: native ? !native.available : true,
+      // The same in one object: the signing backend and implementation, and native's state
+      // (why it is unavailable and how to fix it, or its power-on self-test result).
+      mldsa: mldsaBackendReport(),
       backends: all.map(({ name, available, reason, implementation }) => ({
         name,
         available,

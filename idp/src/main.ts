@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /** `npm start`: load configuration, start the provider, print how to use it. */
-import { backends, preferredBackend } from '@pqid/jose';
 import { createIdp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { bannerLines, mldsaBackendReport, NativeRequiredError } from './mldsa-backend.ts';
 import { redactDatabaseUrl } from './storage/pg-url.ts';
 
 /** How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections. */
@@ -15,17 +15,14 @@ async function main(): Promise<void> {
   process.env.PQID_QUIET ??= '1';
   const idp = await createIdp(config, { warn: (m) => console.warn(`warning: ${m}`) });
   const log = idp.app.log;
-  const native = backends().find((b) => b.name === 'native');
-  if (native && !native.available) {
-    let using = 'none';
-    try {
-      using = preferredBackend();
-    } catch {
-      // no backend at all: ML-DSA algorithms are simply not offered
-    }
+  const mldsa = mldsaBackendReport();
+  if (mldsa.fallback && !mldsa.native.available) {
     log.warn(
-      { mldsaBackend: using, native: { available: false, reason: native.reason } },
-      `native ML-DSA backend unavailable, using ${using}`,
+      {
+        mldsaBackend: mldsa.backend ?? 'none',
+        native: { available: false, reason: mldsa.native.reason, fix: mldsa.native.fix },
+      },
+      `native ML-DSA backend unavailable, using ${mldsa.backend ?? 'none'}`,
     );
   }
 
@@ -77,6 +74,7 @@ async function main(): Promise<void> {
     `  discovery:   ${config.issuer}/.well-known/openid-configuration`,
     `  data dir:    ${config.dataDir} (${config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : redactDatabaseUrl(config.databaseUrl)})`,
     `  keys:        ${keys.map((k) => `${k.set} ${k.alg} (${k.kid.slice(0, 12)}…)`).join(', ')}${idp.createdKeys.length ? ' — generated now' : ' — reused'}`,
+    ...bannerLines(mldsa),
   ];
   if (config.demo.enabled) {
     lines.push(
@@ -93,6 +91,16 @@ main().catch((e: unknown) => {
   if (e instanceof ConfigError) {
     console.error(`pqid: configuration error: ${e.message}`);
     process.exit(2);
+  }
+  if (e instanceof NativeRequiredError) {
+    console.error(
+      [
+        `pqid: refusing to start: PQID_REQUIRE_NATIVE is set, but ML-DSA would sign on ${e.backend ?? 'no backend'}`,
+        `  why:    ${e.why}`,
+        ...(e.fix ? [`  to fix: ${e.fix}`] : []),
+      ].join('\n'),
+    );
+    process.exit(3);
   }
   console.error('pqid: failed to start:', e);
   process.exit(1);

@@ -3,8 +3,9 @@
  * default, so several providers in one process (tests, multi-tenant hosts) never collide.
  * Labels are bounded sets (algorithm names, token kinds, route patterns), never raw URLs.
  */
-import { Histogram, Registry } from 'prom-client';
+import { Gauge, Histogram, Registry } from 'prom-client';
 import type { IdpContext } from './context.ts';
+import { mldsaBackendReport } from './mldsa-backend.ts';
 
 export type TokenKind = 'id_token' | 'access_token' | 'userinfo';
 
@@ -45,6 +46,32 @@ function create(): Metrics {
   };
 }
 
+/**
+ * What signs ML-DSA, read at scrape time. Alert on `pqid_mldsa_native == 0`: the IdP runs, but
+ * on a fallback backend several times slower than native (the info gauge's labels say which).
+ */
+function mldsaGauges(registry: Registry): void {
+  new Gauge({
+    name: 'pqid_mldsa_backend_info',
+    help: 'The ML-DSA backend that signs and its implementation (value always 1)',
+    labelNames: ['backend', 'implementation'],
+    registers: [registry],
+    collect() {
+      const r = mldsaBackendReport();
+      this.reset();
+      this.set({ backend: r.backend ?? 'none', implementation: r.implementation ?? 'none' }, 1);
+    },
+  });
+  new Gauge({
+    name: 'pqid_mldsa_native',
+    help: '1 when ML-DSA signs on the native liboqs backend, 0 when on a fallback (see pqid_mldsa_backend_info)',
+    registers: [registry],
+    collect() {
+      this.set(mldsaBackendReport().fallback ? 0 : 1);
+    },
+  });
+}
+
 const byContext = new WeakMap<IdpContext, Metrics>();
 
 /** The metrics of one provider, created on first use (no change to IdpContext needed). */
@@ -52,6 +79,7 @@ export function metricsFor(ctx: IdpContext): Metrics {
   let m = byContext.get(ctx);
   if (!m) {
     m = create();
+    mldsaGauges(m.registry);
     byContext.set(ctx, m);
   }
   return m;

@@ -1,36 +1,155 @@
 #!/usr/bin/env node
-// Builds the native addon at install time (plain ESM, runs on Node >= 20).
-// Never fails the install: on any problem it prints one warning line, records the reason in
-// build-status.json (read by index.js to explain ERR_NATIVE_UNAVAILABLE) and exits 0.
-// `--strict` (used by `npm run build`) exits non-zero instead, for development and CI.
+// Install script of @pqid/liboqs-node (plain ESM, Node >= 20, no dependencies).
+//
+// 1. A usable prebuilt binary (the per-platform optional dependency, which loads here and passes
+//    the power-on self-test) means there is nothing to build.
+// 2. Otherwise it builds from source, which needs Rust (cargo, rustc >= Cargo.toml's
+//    rust-version), a C compiler and `ar`. If one is missing, or the build fails, it says so in a
+//    framed block on stderr and on the terminal (npm hides a dependency's script output unless it
+//    fails), records the reason in build-status.json (the loader's ERR_NATIVE_UNAVAILABLE quotes
+//    it) and exits 0: the install succeeds and @pqid/jose falls back to another backend.
+// `--strict` (`npm run build -w native`) always builds from source and exits non-zero on failure.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BINARY_NAME, PACKAGE, platformTriple, prebuiltPackage } from '../platform.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const statusFile = join(root, 'build-status.json');
 const strict = process.argv.includes('--strict');
 const tuned = process.env.PQID_NATIVE_TUNE === 'native';
+// Installed as a dependency (inside node_modules) rather than developed in the pqid repository,
+// where the addon is always built from the sources being worked on.
+const asDependency = root.split(sep).includes('node_modules');
+const fromSource =
+  strict ||
+  tuned ||
+  !asDependency ||
+  process.env.PQID_NATIVE_BUILD_FROM_SOURCE === '1' ||
+  process.env.npm_config_build_from_source === 'true';
+const triple = platformTriple();
+const REBUILD = `npm rebuild ${PACKAGE}`;
 const started = Date.now();
 
-function finish(ok, extra) {
-  const status = {
-    ok,
-    build: tuned ? 'native-tuned' : 'dist',
-    seconds: Math.round((Date.now() - started) / 100) / 10,
-    at: new Date().toISOString(),
-    node: process.version,
-    ...extra,
-  };
-  writeFileSync(statusFile, `${JSON.stringify(status, null, 2)}\n`);
-  if (ok) {
-    console.log(`@pqid/liboqs-node: built ${status.file} (${status.build}) in ${status.seconds}s`);
-    process.exit(0);
+function writeStatus(status) {
+  writeFileSync(
+    statusFile,
+    `${JSON.stringify({ ...status, seconds: Math.round((Date.now() - started) / 100) / 10, at: new Date().toISOString(), node: process.version }, null, 2)}\n`,
+  );
+}
+
+/**
+ * Text for the person installing: on stderr and, when stderr is not a terminal (npm pipes a
+ * dependency's install script and shows its output only if the script fails), straight on the
+ * controlling terminal. `colored` is used where it reaches a terminal.
+ */
+function toPerson(plain, colored = plain) {
+  process.stderr.write(process.stderr.isTTY ? colored : plain);
+  if (process.stderr.isTTY || process.platform === 'win32') return;
+  try {
+    const fd = openSync('/dev/tty', 'w');
+    writeSync(fd, colored);
+    closeSync(fd);
+  } catch {
+    // no controlling terminal (CI, containers): stderr and build-status.json carry it
   }
-  console.warn(`@pqid/liboqs-node: WARNING native addon not built: ${status.reason}`);
-  process.exit(strict ? 1 : 0);
+}
+
+/** A framed block: a title, then lines (prose wrapped at 76 columns, indented lines kept whole). */
+function shout(title, lines) {
+  const body = [title, '', ...lines].flatMap((l) => (l.startsWith('  ') ? [l] : wrap(l, 76)));
+  const width = Math.max(...body.map((l) => l.length));
+  const frame = (color) => {
+    const c = (s) => (color ? `\x1b[1;33m${s}\x1b[0m` : s);
+    return [
+      '',
+      c(`╔${'═'.repeat(width + 2)}╗`),
+      ...body.map((l) => `${c('║')} ${l.padEnd(width)} ${c('║')}`),
+      c(`╚${'═'.repeat(width + 2)}╝`),
+      '',
+      '',
+    ].join('\n');
+  };
+  toPerson(frame(false), frame(!process.env.NO_COLOR));
+}
+
+/** Prose broken at spaces into lines of at most `width` (commands are never broken). */
+function wrap(line, width) {
+  const out = [];
+  let rest = line;
+  while (rest.length > width) {
+    const cut = rest.lastIndexOf(' ', width);
+    if (cut <= 0) break;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut + 1);
+  }
+  return [...out, rest];
+}
+
+function finish(ok, status) {
+  writeStatus({ ok, build: tuned ? 'native-tuned' : 'dist', ...status });
+  if (ok) {
+    console.log(
+      `${PACKAGE}: ${status.source === 'prebuilt' ? `using the prebuilt ${status.package}` : `built ${status.file} (${tuned ? 'native-tuned' : 'dist'})`}`,
+    );
+  }
+  process.exit(ok || !strict ? 0 : 1);
+}
+
+if (process.env.PQID_NATIVE_SKIP_BUILD === '1') {
+  finish(false, {
+    source: 'none',
+    reason: 'build skipped because PQID_NATIVE_SKIP_BUILD=1',
+    fix: `unset PQID_NATIVE_SKIP_BUILD and run \`${REBUILD}\``,
+  });
+}
+
+// 1. The prebuilt binary, checked in a child process so that a crash cannot take npm with it.
+const pre = prebuiltPackage(triple);
+let prebuiltProblem;
+{
+  const require = createRequire(join(root, 'package.json'));
+  let pkgJson;
+  try {
+    pkgJson = require.resolve(`${pre.name}/package.json`);
+  } catch {
+    prebuiltProblem = `the prebuilt binary for ${triple} (${pre.name}) is not installed`;
+  }
+  if (pkgJson && !fromSource) {
+    const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+    const { version } = JSON.parse(readFileSync(pkgJson, 'utf8'));
+    const file = join(dirname(pkgJson), pre.file);
+    if (version !== own) prebuiltProblem = `${pre.name}@${version} does not match ${PACKAGE}@${own}`;
+    else {
+      const probe = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          'const r = require(process.argv[1]).selfTest(false); if (!r.ok) { console.error(r.error); process.exit(3); }',
+          file,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      if (probe.status === 0) finish(true, { source: 'prebuilt', package: pre.name, version });
+      const why = tail(probe.stderr, 1) || probe.error?.message || `exit ${probe.status ?? probe.signal}`;
+      prebuiltProblem = `the prebuilt ${pre.name} does not work here (${why})`;
+    }
+  }
 }
 
 function tail(text, lines = 15) {
@@ -41,21 +160,108 @@ function tail(text, lines = 15) {
     .join('\n');
 }
 
-if (process.env.PQID_NATIVE_SKIP_BUILD === '1') {
-  finish(false, { reason: 'build skipped because PQID_NATIVE_SKIP_BUILD=1' });
+// 2. A source build: check the tools first, so that a missing one is named, not guessed at
+// from a compiler error.
+function onPath(cmd) {
+  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD').split(';') : [''];
+  for (const d of (process.env.PATH ?? '').split(delimiter)) {
+    for (const e of exts) {
+      const p = join(d, cmd + e);
+      try {
+        if (d && statSync(p).isFile()) return p;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+const runs = (cmd, args) => {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 30_000 });
+  return r.error || r.status !== 0 ? undefined : `${r.stdout}`.trim();
+};
+const cargoToml = readFileSync(join(root, 'Cargo.toml'), 'utf8');
+const msrv = /^rust-version\s*=\s*"([\d.]+)"/m.exec(cargoToml)?.[1] ?? '1.88';
+const older = (a, b) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+};
+
+/** @type {{ kind: 'rust' | 'rust-old' | 'cc', name: string, detail: string }[]} */
+const missing = [];
+const cargo = runs('cargo', ['--version']);
+const rustc = cargo && /(\d+\.\d+\.\d+)/.exec(runs('rustc', ['--version']) ?? '')?.[1];
+const rust = `Rust >= ${msrv}`;
+if (!cargo) missing.push({ kind: 'rust', name: rust, detail: 'cargo is not on PATH' });
+else if (!rustc) missing.push({ kind: 'rust', name: rust, detail: 'rustc is not on PATH' });
+else if (older(rustc, msrv)) missing.push({ kind: 'rust-old', name: rust, detail: `this is Rust ${rustc}` });
+if (process.platform === 'darwin') {
+  if (!runs('xcode-select', ['-p'])) {
+    missing.push({
+      kind: 'cc',
+      name: 'a C compiler',
+      detail: 'the Xcode Command Line Tools are not installed',
+    });
+  }
+} else if (process.platform !== 'win32') {
+  // rustc links with `cc`; the cc crate compiles with $CC (default cc) and archives with $AR (ar).
+  for (const c of new Set(['cc', process.env.CC].filter(Boolean))) {
+    if (!runs(c, ['--version']))
+      missing.push({ kind: 'cc', name: 'a C compiler', detail: `${c} is not on PATH` });
+  }
+  const ar = process.env.AR ?? 'ar';
+  if (!onPath(ar)) missing.push({ kind: 'cc', name: 'binutils', detail: `${ar} is not on PATH` });
 }
 
-const cargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' });
-if (cargo.error || cargo.status !== 0) {
+const RUSTUP = "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh";
+/** The commands that install what is missing, per system. */
+function fixLines(kinds) {
+  const lines = [];
+  if (kinds.has('cc')) {
+    lines.push(
+      '  Debian/Ubuntu:  sudo apt-get install build-essential',
+      '  Fedora:         sudo dnf install gcc',
+      '  macOS:          xcode-select --install',
+    );
+  }
+  if (kinds.has('rust')) lines.push(`  Rust, anywhere: ${RUSTUP}`);
+  else if (kinds.has('rust-old'))
+    lines.push(`  Rust, anywhere: ${onPath('rustup') ? 'rustup update' : RUSTUP}`);
+  return lines;
+}
+const fallbackNote = [
+  'The install succeeded anyway: ML-DSA runs on a slower fallback (node:crypto on Node >= 24.7, else @noble/post-quantum).',
+];
+const why = asDependency
+  ? (prebuiltProblem ?? 'a source build was requested')
+  : 'this is a development checkout of pqid, which always builds from source';
+
+if (missing.length > 0) {
+  const kinds = new Set(missing.map((m) => m.kind));
+  const names = [...new Set(missing.map((m) => m.name))];
+  shout(`${PACKAGE}: the fast native ML-DSA backend is NOT installed`, [
+    `Why: ${why}, and building it from source needs what this machine lacks:`,
+    ...missing.map((m) => `  - ${m.name} (${m.detail})`),
+    '',
+    'To fix it, install them:',
+    ...fixLines(kinds),
+    `then run:  ${REBUILD}`,
+    '',
+    ...fallbackNote,
+  ]);
   finish(false, {
-    reason:
-      'cargo (Rust toolchain) not found on PATH; install Rust (https://rustup.rs) and a C compiler, then run `npm rebuild @pqid/liboqs-node`',
+    source: 'none',
+    missing: missing.map((m) => `${m.name} (${m.detail})`),
+    reason: `${why}; building from source needs ${missing.map((m) => `${m.name} (${m.detail})`).join(', ')}`,
+    fix: `install ${names.join(' and ')} (Rust from https://rustup.rs; a C compiler from build-essential, gcc or the Xcode Command Line Tools), then run \`${REBUILD}\``,
   });
 }
 
 // Remove stale binaries so a failed build can never leave an old addon being loaded.
 for (const f of readdirSync(root)) if (f.endsWith('.node')) rmSync(join(root, f));
 
+toPerson(`${PACKAGE}: ${why}; building it from source with Rust ${rustc} (one to three minutes)...\n`);
 const features = tuned ? ['--features', 'native-tune'] : [];
 let napiBin;
 try {
@@ -69,35 +275,64 @@ try {
 }
 
 let result;
-if (napiBin) {
+let targetDir;
+if (napiBin && !asDependency) {
   result = spawnSync(
     process.execPath,
     [napiBin, 'build', '--release', '--platform', '--no-js', '--dts', 'binding.d.ts', ...features],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
 } else {
-  // Consumers installing from a registry have no devDependencies: plain cargo + copy.
-  result = spawnSync('cargo', ['build', '--release', ...features], {
+  // As a dependency: plain cargo with the shipped Cargo.lock, in a temporary target directory
+  // (about 120 MB of intermediate files that node_modules should not keep).
+  targetDir = process.env.CARGO_TARGET_DIR ?? mkdtempSync(join(tmpdir(), 'pqid-liboqs-node-build-'));
+  result = spawnSync('cargo', ['build', '--release', ...(asDependency ? ['--locked'] : []), ...features], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CARGO_TARGET_DIR: targetDir },
   });
   if (!result.error && result.status === 0) {
     const ext = process.platform === 'darwin' ? 'dylib' : process.platform === 'win32' ? 'dll' : 'so';
     const lib = `${process.platform === 'win32' ? '' : 'lib'}pqid_liboqs_node.${ext}`;
-    copyFileSync(
-      join(root, 'target', 'release', lib),
-      join(root, `liboqs-node.${process.platform}-${process.arch}.node`),
-    );
+    copyFileSync(join(targetDir, 'release', lib), join(root, `${BINARY_NAME}.${triple}.node`));
   }
+  if (!process.env.CARGO_TARGET_DIR) rmSync(targetDir, { recursive: true, force: true });
 }
 
 if (result.error || result.status !== 0) {
-  const why = result.error ? result.error.message : tail(result.stderr, 1) || `exit code ${result.status}`;
-  writeFileSync(join(root, 'build.log'), `${result.stdout ?? ''}\n${result.stderr ?? ''}`);
-  finish(false, { reason: `cargo/napi build failed (${why}); full log in native/build.log` });
+  const log = join(root, 'build.log');
+  writeFileSync(log, `${result.stdout ?? ''}\n${result.stderr ?? ''}`);
+  const last = result.error
+    ? result.error.message
+    : (tail(result.stderr, 40)
+        .split('\n')
+        .find((l) => /^error/.test(l)) ??
+        tail(result.stderr, 1)) ||
+      `exit code ${result.status}`;
+  shout(`${PACKAGE}: building the fast native ML-DSA backend FAILED`, [
+    `Why: ${why}, and the source build failed with:`,
+    `  ${last.slice(0, 100)}`,
+    `  (full log: ${log})`,
+    '',
+    'The build downloads Rust crates from crates.io, so it needs network access.',
+    `After fixing the cause, run:  ${REBUILD}`,
+    '',
+    ...fallbackNote,
+  ]);
+  finish(false, {
+    source: 'none',
+    reason: `${why}, and the source build failed (${last}); full log in ${log}`,
+    fix: `read ${log}, fix the cause, then run \`${REBUILD}\``,
+  });
 }
 
-const file = readdirSync(root).find((f) => f.startsWith('liboqs-node.') && f.endsWith('.node'));
-if (!file) finish(false, { reason: 'build finished but produced no liboqs-node.*.node file' });
-finish(true, { file });
+const file = readdirSync(root).find((f) => f.startsWith(`${BINARY_NAME}.`) && f.endsWith('.node'));
+if (!file || !existsSync(join(root, file))) {
+  finish(false, {
+    source: 'none',
+    reason: `build finished but produced no ${BINARY_NAME}.*.node file`,
+    fix: `run \`${REBUILD}\``,
+  });
+}
+finish(true, { source: 'source', file });

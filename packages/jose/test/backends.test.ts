@@ -30,6 +30,28 @@ describe('backend selection', () => {
     expect(native?.available, native?.reason).toBe(true);
     expect(preferredBackend()).toBe('native');
     if (cpuHasAvx2) expect(native?.implementation).toMatch(/avx2/);
+    // where the binary came from (this repository: the install script's source build), and
+    // the power-on self-test that let it load
+    expect(native?.implementation).toMatch(/\((dist|native-tuned), (source build|prebuilt)\)$/);
+    expect(native?.selfTest).toMatchObject({ ok: true, checks: expect.any(Number) });
+  });
+
+  it('reports a self-disabled native addon as unavailable, with the reason and the fix', async (ctx) => {
+    if (!process.env.PQID_REQUIRE_NATIVE && !backends()[0]?.available) ctx.skip();
+    const script = `import('@pqid/jose').then(async (m) => {
+  await m.mldsa.sign('ML-DSA-44', new Uint8Array(32), new Uint8Array([1]));
+  console.log(JSON.stringify(m.backends()[0]));
+});`;
+    const { stdout, stderr } = await run(node, ['--input-type=module', '-e', script], {
+      cwd: root,
+      env: { ...process.env, PQID_NATIVE_SELF_TEST_CORRUPT: '1', PQID_BACKEND: '', PQID_QUIET: '' },
+    });
+    const native = JSON.parse(stdout);
+    expect(native.available).toBe(false);
+    expect(native.reason).toContain('failed its power-on self-test');
+    expect(native.fix).toContain('PQID_NATIVE_BUILD_FROM_SOURCE=1 npm rebuild @pqid/liboqs-node');
+    const warning = stderr.split('\n').find((l) => l.includes('native ML-DSA backend unavailable'));
+    expect(warning).toContain('To fix: ');
   });
 
   it('honours PQID_BACKEND and refuses a backend that cannot do what is asked', async () => {

@@ -33,17 +33,33 @@ interface NativeScheme {
 }
 interface NativeModule {
   scheme(alg: MlDsaAlg, options?: { implementation: 'auto' | 'ref' }): NativeScheme;
-  info(): { liboqsVersion: string; build: string; implementations: Record<string, string> };
+  info(): {
+    liboqsVersion: string;
+    build: string;
+    implementations: Record<string, string>;
+    selfTest: { ok: boolean; checks: number; milliseconds: number };
+    /** Absent in builds before the prebuilt packages. */
+    binary?: { source: 'prebuilt' | 'source'; package?: string };
+  };
 }
 
 let mod: NativeModule | undefined;
 let loadError: string | undefined;
+let loadFix: string | undefined;
 try {
   mod = (await import('@pqid/liboqs-node' as string)) as NativeModule;
   mod.info();
 } catch (e) {
   mod = undefined;
   loadError = (e as Error).message.split('\n')[0];
+  const fix = (e as { fix?: unknown }).fix;
+  // Not installed at all: the optional dependency was omitted or is not published for this platform.
+  loadFix =
+    typeof fix === 'string'
+      ? fix
+      : (e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND'
+        ? 'install @pqid/liboqs-node (an optional dependency of @pqid/jose: was it omitted?)'
+        : undefined;
 }
 
 // Keys are freed (zeroised) when their JS handle is collected, not only when the process exits.
@@ -63,14 +79,17 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
         name,
         available: false,
         reason: `@pqid/liboqs-node is not loadable: ${loadError ?? 'unknown error'}`,
+        ...(loadFix ? { fix: loadFix } : {}),
         capabilities: { rnd: false, context: false, expandedKeys: false },
       };
     }
     const i = mod.info();
+    const from = i.binary ? `, ${i.binary.source === 'prebuilt' ? 'prebuilt' : 'source build'}` : '';
     return {
       name,
       available: true,
-      implementation: `liboqs ${i.liboqsVersion} ${scheme('ML-DSA-65').implementation} (${i.build})`,
+      implementation: `liboqs ${i.liboqsVersion} ${scheme('ML-DSA-65').implementation} (${i.build}${from})`,
+      selfTest: { ok: i.selfTest.ok, checks: i.selfTest.checks, milliseconds: i.selfTest.milliseconds },
       capabilities: { rnd: true, context: true, expandedKeys: true },
     };
   };

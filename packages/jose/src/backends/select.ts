@@ -33,7 +33,8 @@ function warnOnce(): void {
   const st = nativeBackend.status();
   if (!st.available) {
     const fallback = AUTO.find((b) => b.status().available)?.name;
-    process.emitWarning(`pqid: native ML-DSA backend unavailable, using ${fallback} (${st.reason})`, {
+    const fix = st.fix ? ` To fix: ${st.fix}.` : '';
+    process.emitWarning(`pqid: native ML-DSA backend unavailable, using ${fallback} (${st.reason}).${fix}`, {
       code: 'PQID_NATIVE_UNAVAILABLE',
     });
   }

@@ -9,6 +9,10 @@ export interface BackendStatus {
   available: boolean;
   /** Why it is unavailable, or a note on what it lacks. */
   reason?: string;
+  /** When unavailable and it can be fixed: what to do, in words (e.g. which tools to install). */
+  fix?: string;
+  /** The power-on self-test, for a backend that runs one (native); it does not load if it fails. */
+  selfTest?: { ok: boolean; checks: number; milliseconds: number };
   /** The implementation actually chosen, e.g. `avx2`, `ref`, `OpenSSL 3.5.4`, `noble 0.7.1`. */
   implementation?: string;
   capabilities: BackendCapabilities;

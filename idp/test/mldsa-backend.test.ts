@@ -1,0 +1,150 @@
+/**
+ * What the IdP says about the ML-DSA backend that signs: the banner lines, /healthz, the
+ * /metrics gauges, and PQID_REQUIRE_NATIVE. The fallback cases use constructed reports here;
+ * test/faults.test.ts starts main.js with the native addon really missing or self-disabled.
+ */
+import { backends, preferredBackend } from '@pqid/jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIdp } from '../src/app.ts';
+import {
+  bannerLines,
+  type MlDsaBackendReport,
+  mldsaBackendReport,
+  NativeRequiredError,
+  requireNativeIfAsked,
+} from '../src/mldsa-backend.ts';
+import { KEK, startTestIdp, tempDir, testConfig } from './helpers.ts';
+
+const NATIVE: MlDsaBackendReport = {
+  backend: 'native',
+  implementation: 'liboqs 0.13.0 avx2 (dist, prebuilt)',
+  fallback: false,
+  native: {
+    available: true,
+    implementation: 'liboqs 0.13.0 avx2 (dist, prebuilt)',
+    selfTest: { ok: true, checks: 6, milliseconds: 3.5 },
+  },
+};
+const MISSING: MlDsaBackendReport = {
+  backend: 'node',
+  implementation: 'OpenSSL 3.5.4 (node v24.7.0)',
+  fallback: true,
+  native: {
+    available: false,
+    reason: 'cargo is not on PATH',
+    fix: 'install Rust >= 1.88, then run `npm rebuild @pqid/liboqs-node`',
+  },
+};
+const OVERRIDDEN: MlDsaBackendReport = {
+  ...NATIVE,
+  backend: 'noble',
+  implementation: 'noble 0.7.1',
+  fallback: true,
+};
+
+describe('banner lines', () => {
+  it('name the native backend, its implementation and self-test', () => {
+    expect(bannerLines(NATIVE)).toEqual([
+      '  ML-DSA:      native backend, liboqs 0.13.0 avx2 (dist, prebuilt), power-on self-test passed (6 checks, 3.5 ms)',
+    ]);
+  });
+
+  it('mark a fallback, with why native is unavailable and the fix', () => {
+    const lines = bannerLines(MISSING).join('\n');
+    expect(lines).toContain('node backend, OpenSSL 3.5.4 (node v24.7.0)  <-- FALLBACK');
+    expect(lines).toContain('native unavailable: cargo is not on PATH');
+    expect(lines).toContain('to fix: install Rust >= 1.88, then run `npm rebuild @pqid/liboqs-node`');
+    expect(lines).toContain('PQID_REQUIRE_NATIVE=1');
+  });
+
+  it('say when native is there but PQID_BACKEND chose another', () => {
+    expect(bannerLines(OVERRIDDEN).join('\n')).toContain(
+      'native is available but not chosen (PQID_BACKEND is set)',
+    );
+  });
+
+  it('say when there is no ML-DSA backend at all', () => {
+    expect(bannerLines({ ...MISSING, backend: null, implementation: null })[0]).toContain(
+      'no backend: ML-DSA is not offered',
+    );
+  });
+});
+
+describe('PQID_REQUIRE_NATIVE', () => {
+  it('refuses a fallback, with the reason and the fix', () => {
+    const e = (() => {
+      try {
+        requireNativeIfAsked({ PQID_REQUIRE_NATIVE: '1' }, MISSING);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(e).toBeInstanceOf(NativeRequiredError);
+    expect(e).toMatchObject({
+      code: 'ERR_NATIVE_REQUIRED',
+      backend: 'node',
+      why: 'the native backend is unavailable: cargo is not on PATH',
+      fix: MISSING.native.fix,
+    });
+  });
+
+  it('refuses native overridden by PQID_BACKEND', () => {
+    expect(() =>
+      requireNativeIfAsked({ PQID_REQUIRE_NATIVE: 'true', PQID_BACKEND: 'noble' }, OVERRIDDEN),
+    ).toThrow(/would sign on noble: PQID_BACKEND=noble chooses it over native/);
+  });
+
+  it('accepts native, and does nothing when unset or off', () => {
+    expect(() => requireNativeIfAsked({ PQID_REQUIRE_NATIVE: '1' }, NATIVE)).not.toThrow();
+    for (const v of [undefined, '', '0', 'false', 'no', 'OFF']) {
+      expect(() => requireNativeIfAsked({ PQID_REQUIRE_NATIVE: v }, MISSING)).not.toThrow();
+    }
+  });
+});
+
+describe('the running provider', () => {
+  let t: Awaited<ReturnType<typeof startTestIdp>>;
+  beforeAll(async () => {
+    // In CI (PQID_REQUIRE_NATIVE=1) native must be there; locally the test follows what is.
+    t = await startTestIdp({}, { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: process.env.PQID_REQUIRE_NATIVE ?? '' });
+  });
+  afterAll(() => t.close());
+
+  it('reports the signing backend and native state at /healthz', async () => {
+    const r = await t.idp.app.inject('/healthz');
+    const { mldsa } = r.json() as { mldsa: MlDsaBackendReport };
+    const signer = backends().find((b) => b.name === preferredBackend());
+    expect(mldsa.backend).toBe(signer?.name);
+    expect(mldsa.implementation).toBe(signer?.implementation);
+    expect(mldsa.fallback).toBe(signer?.name !== 'native');
+    expect(mldsa).toEqual(mldsaBackendReport());
+    if (mldsa.native.available) expect(mldsa.native.selfTest?.ok).toBe(true);
+    else expect(mldsa.native.reason).toMatch(/\S/);
+  });
+
+  it('exports the backend as an info gauge and native as 0/1 at /metrics', async () => {
+    const body = (await t.idp.app.inject('/metrics')).body;
+    const r = mldsaBackendReport();
+    expect(body).toContain(
+      `pqid_mldsa_backend_info{backend="${r.backend}",implementation="${r.implementation}"} 1`,
+    );
+    expect(body).toMatch(new RegExp(`^pqid_mldsa_native ${r.fallback ? 0 : 1}$`, 'm'));
+  });
+
+  it('refuses to start when PQID_REQUIRE_NATIVE is set and ML-DSA would sign on a fallback', async () => {
+    const prev = process.env.PQID_BACKEND;
+    process.env.PQID_BACKEND = 'noble';
+    const { dir, cleanup } = tempDir();
+    try {
+      const env = { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: '1' };
+      await expect(createIdp(testConfig(dir), { env, warn: () => {} })).rejects.toMatchObject({
+        code: 'ERR_NATIVE_REQUIRED',
+        backend: 'noble',
+      });
+    } finally {
+      if (prev === undefined) delete process.env.PQID_BACKEND;
+      else process.env.PQID_BACKEND = prev;
+      cleanup();
+    }
+  });
+});

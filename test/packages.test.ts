@@ -1,0 +1,341 @@
+/**
+ * The publishable packages as a user gets them. `npm pack` makes the tarballs of @pqid/jose,
+ * @pqid/xmldsig, @pqid/liboqs-node and the per-platform @pqid/liboqs-node-<triple> (with this
+ * repository's addon build), whose contents are checked; npm installs them into a new project
+ * under os.tmpdir() (outside the repository, so nothing resolves from its node_modules) with a
+ * PATH that has no Rust and no C compiler; the README examples then run there on Node 24 and on
+ * Node 22 (the `node` npm package, installed once into node_modules/.cache), and must sign on the
+ * native backend loaded from the prebuilt binary. Last, npm installs @pqid/liboqs-node alone on
+ * a pseudo-terminal: with neither a prebuilt binary nor build tools, the person at the terminal
+ * must see what is missing, and the install must still succeed.
+ *
+ * Needs the npm registry (the packages' own dependencies, node@22). Where it is unreachable the
+ * suite is skipped with the reason, except under CI, where it runs and fails.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prebuiltPackage } from '../native/platform.js';
+import { BUILD_TOOLS, hasScript, onPath, pathWithout } from './helpers/toolchain.ts';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const NODE22 = '22.23.3';
+const pre = prebuiltPackage();
+
+/** npm's CLI script, to run npm on a chosen Node (`npm test` sets npm_execpath). */
+function npmCli(): string | undefined {
+  const exec = process.env.npm_execpath;
+  if (exec && /npm-cli\.js$/.test(exec)) return exec;
+  const bin = onPath('npm', process.env.PATH ?? '');
+  if (!bin) return undefined;
+  const cli = join(dirname(realpathSync(bin)), 'npm-cli.js');
+  return existsSync(cli) ? cli : undefined;
+}
+const NPM = npmCli();
+
+/** The user's environment without what `npm test` adds (npm_*, the repository's prefix) or pqid's own switches. */
+function cleanEnv(PATH: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^(PATH|INIT_CWD|NODE|PQID_.*)$/.test(k)) continue;
+    if (/^npm_/i.test(k) && !keep.has(k)) continue;
+    env[k] = v;
+  }
+  return { ...env, PATH, NO_COLOR: '1' };
+}
+
+function npm(node: string, args: string[], cwd: string, PATH: string, timeout = 240_000) {
+  return spawnSync(node, [NPM as string, ...args], { cwd, env: cleanEnv(PATH), encoding: 'utf8', timeout });
+}
+
+function why(r: ReturnType<typeof spawnSync>): string {
+  return `exit ${r.status ?? r.signal}${r.error ? ` (${r.error.message})` : ''}\n${r.stdout}\n${r.stderr}`;
+}
+
+const problem = (() => {
+  if (!NPM) return 'npm (npm-cli.js) not found';
+  if (!existsSync(join(repo, 'native', 'npm', pre.name.replace('@pqid/liboqs-node-', '')))) {
+    return `no prebuilt package is defined for this platform (${pre.name})`;
+  }
+  const ping = npm(process.execPath, ['view', 'jose@6', 'version'], repo, process.env.PATH ?? '', 30_000);
+  return ping.status === 0
+    ? undefined
+    : `the npm registry is unreachable: ${why(ping).trim().split('\n').at(-1)}`;
+})();
+if (problem && !process.env.CI) console.warn(`packages.test.ts skipped: ${problem}`);
+
+/** A code block of a README: the first ```js block after the "run as is by test/packages.test.ts" marker. */
+function readmeExample(readme: string): string {
+  const text = readFileSync(join(repo, readme), 'utf8');
+  const at = text.indexOf('run as is by test/packages.test.ts');
+  const m = /```js\n([\s\S]*?)```/.exec(text.slice(at));
+  if (at < 0 || !m?.[1]) throw new Error(`${readme}: no example marked for test/packages.test.ts`);
+  return m[1];
+}
+
+/** `node` from the `node` npm package, installed once into node_modules/.cache/pqid-runtimes. */
+function ensureNode(version: string): string {
+  const dir = join(repo, 'node_modules', '.cache', 'pqid-runtimes', `node-${version}`);
+  const bin = join(dir, 'node_modules', 'node', 'bin', 'node');
+  const ok = () => spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${version}`;
+  if (existsSync(bin) && ok()) return bin;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, allowScripts: { node: true } }));
+  const r = npm(
+    process.execPath,
+    ['install', '--no-audit', '--no-fund', `node@${version}`],
+    dir,
+    process.env.PATH ?? '',
+  );
+  if (r.status !== 0 || !ok()) throw new Error(`installing node@${version} failed: ${why(r)}`);
+  return bin;
+}
+
+interface Packed {
+  file: string;
+  files: string[];
+}
+
+describe.skipIf(problem && !process.env.CI)(
+  'the packages, installed outside the repository without Rust',
+  () => {
+    const temps: string[] = [];
+    const packed: Record<string, Packed> = {};
+    const node24 = process.execPath;
+    let node22: string;
+    let noTools: string;
+    let project: string;
+
+    beforeAll(() => {
+      if (problem) throw new Error(problem); // under CI only: outside it, the suite is skipped
+      const out = mkdtempSync(join(tmpdir(), 'pqid-packs-'));
+      temps.push(out);
+      for (const [name, dir] of [
+        ['@pqid/jose', 'packages/jose'],
+        ['@pqid/xmldsig', 'packages/xmldsig'],
+        ['@pqid/liboqs-node', 'native'],
+      ] as const) {
+        const r = npm(
+          node24,
+          ['pack', '--json', '--pack-destination', out],
+          join(repo, dir),
+          process.env.PATH ?? '',
+        );
+        if (r.status !== 0) throw new Error(`npm pack ${dir}: ${why(r)}`);
+        const [info] = JSON.parse(r.stdout) as { filename: string; files: { path: string }[] }[];
+        packed[name] = {
+          file: join(out, info?.filename ?? ''),
+          files: (info?.files ?? []).map((f) => f.path),
+        };
+      }
+      const platform = spawnSync(node24, [join(repo, 'native/scripts/pack-platform.mjs'), '--out', out], {
+        encoding: 'utf8',
+        env: cleanEnv(process.env.PATH ?? ''),
+      });
+      if (platform.status !== 0) throw new Error(`pack-platform.mjs: ${why(platform)}`);
+      const file = platform.stdout.trim().split('\n').at(-1) ?? '';
+      const list = spawnSync('tar', ['-tzf', file], { encoding: 'utf8' });
+      packed[pre.name] = {
+        file,
+        files: list.stdout
+          .trim()
+          .split('\n')
+          .map((f) => f.replace(/^package\//, '')),
+      };
+
+      node22 = ensureNode(NODE22);
+      noTools = pathWithout(BUILD_TOOLS);
+      temps.push(noTools);
+      project = mkdtempSync(join(tmpdir(), 'pqid-consumer-'));
+      temps.push(project);
+      const deps = Object.fromEntries(Object.entries(packed).map(([name, p]) => [name, `file:${p.file}`]));
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: deps }, null, 2),
+      );
+      // npm itself, and so the install script, run on the older of the two runtimes.
+      const r = npm(
+        node22,
+        ['install', '--no-audit', '--no-fund', '--prefer-offline'],
+        project,
+        `${dirname(node22)}${delimiter}${noTools}`,
+      );
+      if (r.status !== 0) throw new Error(`npm install: ${why(r)}`);
+    }, 600_000);
+    afterAll(() => {
+      for (const d of temps) rmSync(d, { recursive: true, force: true });
+    });
+
+    it('packs compiled JS, type declarations, README and LICENSE, and nothing else', () => {
+      for (const [name, p] of Object.entries(packed)) {
+        expect(p.files, name).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+        for (const f of p.files)
+          expect(f, name).not.toMatch(/(^|\/)(test|tests|bench|target)\/|\.map$|tsbuildinfo|\.test\./);
+      }
+      for (const name of ['@pqid/jose', '@pqid/xmldsig']) {
+        const files = packed[name]?.files ?? [];
+        expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts']));
+        const other = files.filter((f) => !['LICENSE', 'README.md', 'package.json'].includes(f));
+        for (const f of other) expect(f, name).toMatch(/^dist\/.*(?<!\.d)\.js$|^dist\/.*\.d\.ts$/);
+        // every compiled module has its declarations
+        for (const f of other.filter((f) => f.endsWith('.js')))
+          expect(files, name).toContain(f.replace(/\.js$/, '.d.ts'));
+      }
+      expect(packed['@pqid/jose']?.files.some((f) => /bench|demo/.test(f))).toBe(false);
+
+      // The native package: the JS and declarations, and the sources of the source-build fallback.
+      const native = packed['@pqid/liboqs-node']?.files ?? [];
+      const runtime = [
+        'index.js',
+        'index.d.ts',
+        'core.js',
+        'loader.js',
+        'platform.js',
+        'sign-queue.js',
+        'errors.js',
+        'errors.d.ts',
+      ];
+      const build = [
+        'scripts/install.mjs',
+        'build.rs',
+        'Cargo.toml',
+        'Cargo.lock',
+        'src/lib.rs',
+        'liboqs/LICENSE.txt',
+        'liboqs/include/oqs/oqsconfig.h',
+      ];
+      expect(native).toEqual(expect.arrayContaining([...runtime, ...build]));
+      for (const f of native) {
+        expect(f).toMatch(
+          /^(LICENSE|README\.md|package\.json|[a-z-]+\.js|[a-z-]+\.d\.ts|scripts\/install\.mjs|build\.rs|Cargo\.(toml|lock)|src\/[a-z_]+\.rs|selftest\/ML-DSA-\d\d\.bin|liboqs\/(LICENSE\.txt|PATCHES\.md|VENDOR\.md|include\/.+\.h|src\/.+))$/,
+        );
+        expect(f).not.toMatch(/\.node$|build-status|internal\.|binding\.d\.ts|vendor\.sh|patches\/|UPSTREAM/);
+      }
+
+      // The platform package: the binary and its notices, nothing else.
+      expect([...(packed[pre.name]?.files ?? [])].sort()).toEqual(
+        ['LICENSE', 'README.md', 'THIRD-PARTY-NOTICES.md', 'package.json', pre.file].sort(),
+      );
+    });
+
+    it('installs with no Rust or C compiler on PATH, taking the prebuilt binary (no source build)', () => {
+      expect(onPath('cargo', noTools)).toBeUndefined();
+      expect(onPath('cc', noTools)).toBeUndefined();
+      const dir = join(project, 'node_modules', '@pqid', 'liboqs-node');
+      expect(readdirSync(dir).filter((f) => f.endsWith('.node'))).toEqual([]);
+      // npm ran the install script (it may stop running unreviewed scripts one day; the loader
+      // does not need it to find the prebuilt binary)
+      if (existsSync(join(dir, 'build-status.json'))) {
+        const status = JSON.parse(readFileSync(join(dir, 'build-status.json'), 'utf8'));
+        expect(status).toMatchObject({ ok: true, source: 'prebuilt', package: pre.name, node: `v${NODE22}` });
+      }
+    });
+
+    for (const [runtime, which] of [
+      ['24', () => node24],
+      ['22', () => node22],
+    ] as const) {
+      it(`runs the @pqid/jose README example on Node ${runtime}, signing on the prebuilt native backend`, () => {
+        const node = which();
+        const env = cleanEnv(`${dirname(node)}${delimiter}${noTools}`);
+        expect(spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout).toMatch(
+          new RegExp(`^v${runtime}\\.`),
+        );
+        writeFileSync(join(project, 'jose-example.mjs'), readmeExample('packages/jose/README.md'));
+        const r = spawnSync(node, ['jose-example.mjs'], { cwd: project, env, encoding: 'utf8' });
+        expect(r.status, why(r)).toBe(0);
+        expect(r.stdout.trim()).toMatch(
+          /^alice: a \d+-byte ML-DSA-65 JWT, signed on native \(liboqs \d+\.\d+\.\d+ (avx2|ref) \(dist, prebuilt\)\)$/,
+        );
+        expect(r.stderr).not.toContain('PQID_NATIVE_UNAVAILABLE');
+
+        const probe = spawnSync(
+          node,
+          [
+            '--input-type=module',
+            '-e',
+            "import('@pqid/liboqs-node').then((m) => console.log(JSON.stringify(m.info())))",
+          ],
+          { cwd: project, env, encoding: 'utf8' },
+        );
+        expect(probe.status, why(probe)).toBe(0);
+        const info = JSON.parse(probe.stdout);
+        expect(info.binary).toEqual({
+          source: 'prebuilt',
+          package: pre.name,
+          version: expect.any(String),
+          file: join(realpathSync(project), 'node_modules', pre.name, pre.file),
+        });
+        expect(info.selfTest.ok).toBe(true);
+      });
+
+      it(`runs the @pqid/xmldsig README example and the pqid CLI on Node ${runtime}`, () => {
+        const node = which();
+        const env = cleanEnv(`${dirname(node)}${delimiter}${noTools}`);
+        writeFileSync(join(project, 'xmldsig-example.mjs'), readmeExample('packages/xmldsig/README.md'));
+        const r = spawnSync(node, ['xmldsig-example.mjs'], { cwd: project, env, encoding: 'utf8' });
+        expect(r.status, why(r)).toBe(0);
+        expect(r.stdout.trim()).toMatch(/^https:\/\/idp\.example\.com: \d+-byte signed metadata verified$/);
+
+        const cli = spawnSync(node, [join(project, 'node_modules', '.bin', 'pqid'), 'backends', '--json'], {
+          cwd: project,
+          env,
+          encoding: 'utf8',
+        });
+        expect(cli.status, why(cli)).toBe(0);
+        const native = (
+          JSON.parse(cli.stdout) as { name: string; available: boolean; implementation?: string }[]
+        )[0];
+        expect(native).toMatchObject({ name: 'native', available: true });
+        expect(native?.implementation).toContain('prebuilt');
+      });
+    }
+
+    it('without a prebuilt binary or build tools, npm install tells the person at the terminal, and succeeds', (ctx) => {
+      if (!hasScript()) {
+        if (process.env.CI) throw new Error('util-linux `script` is needed for this test');
+        return ctx.skip('util-linux `script` is not installed');
+      }
+      const alone = mkdtempSync(join(tmpdir(), 'pqid-consumer-no-prebuilt-'));
+      temps.push(alone);
+      writeFileSync(
+        join(alone, 'package.json'),
+        JSON.stringify({ name: 'alone', private: true, type: 'module' }),
+      );
+      // Not --foreground-scripts: npm pipes the dependency's install script and shows its output
+      // only on failure, so what appears comes through the terminal.
+      const tgz = packed['@pqid/liboqs-node']?.file ?? '';
+      const cmd = `'${node24}' '${NPM}' install --no-audit --no-fund --prefer-offline '${tgz}'`;
+      const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+        cwd: alone,
+        env: { ...cleanEnv(`${dirname(node24)}${delimiter}${noTools}`), TERM: 'dumb' },
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      expect(r.status, why(r)).toBe(0);
+      expect(r.stdout).toMatch(/╔═+╗/);
+      expect(r.stdout).toContain('the fast native ML-DSA backend is NOT installed');
+      expect(r.stdout).toContain('Rust >= 1.88 (cargo is not on PATH)');
+      expect(r.stdout).toContain('npm rebuild @pqid/liboqs-node');
+      expect(existsSync(join(alone, 'node_modules', pre.name))).toBe(false);
+      const status = JSON.parse(
+        readFileSync(join(alone, 'node_modules', '@pqid', 'liboqs-node', 'build-status.json'), 'utf8'),
+      );
+      expect(status).toMatchObject({ ok: false, source: 'none' });
+    });
+  },
+);
