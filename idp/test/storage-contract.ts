@@ -130,6 +130,29 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
       ]);
     });
 
+    it('lists by uid: live records of that uid and model only, oldest first, seen by another instance', async () => {
+      const creds = storage.adapter('WebAuthnCredential');
+      await creds.upsert('cred-b', { uid: 'acct-1', n: 1 });
+      await creds.upsert('cred-a', { uid: 'acct-1', n: 2 });
+      await creds.upsert('cred-x', { uid: 'acct-2', n: 3 });
+      await creds.upsert('cred-gone', { uid: 'acct-1', n: 4 }, 0);
+      await storage.adapter('Account').upsert('other-model', { uid: 'acct-1' });
+      await creds.insertIfAbsent('cred-c', { uid: 'acct-1', n: 5 });
+      await creds.consume('cred-c');
+      const expected = [
+        { id: 'cred-b', payload: { uid: 'acct-1', n: 1 } },
+        { id: 'cred-a', payload: { uid: 'acct-1', n: 2 } },
+        { id: 'cred-c', payload: { uid: 'acct-1', n: 5, consumed: expect.any(Number) } },
+      ];
+      expect(await creds.listByUid('acct-1')).toEqual(expected);
+      expect(await (await second()).adapter('WebAuthnCredential').listByUid('acct-1')).toEqual(expected);
+      expect(await creds.listByUid('nobody')).toEqual([]);
+      // Replacing a record keeps its position; destroying one drops it.
+      await creds.upsert('cred-b', { uid: 'acct-1', n: 6 });
+      await creds.destroy('cred-a');
+      expect((await creds.listByUid('acct-1')).map((r) => r.id)).toEqual(['cred-b', 'cred-c']);
+    });
+
     it('hides expired records from every read', async () => {
       const codes = storage.adapter('AuthorizationCode');
       await codes.upsert('gone', { uid: 'u-gone', grantId: 'g' }, 0);
@@ -137,6 +160,7 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
       await codes.upsert('forever', { uid: 'u-forever' });
       expect(await codes.find('gone')).toBeUndefined();
       expect(await codes.findByUid('u-gone')).toBeUndefined();
+      expect(await codes.listByUid('u-gone')).toEqual([]);
       expect(await codes.consume('gone')).toBe(false);
       expect(await codes.find('live')).toEqual({ uid: 'u-live' });
       expect(await codes.findByUid('u-live')).toEqual({ uid: 'u-live' });

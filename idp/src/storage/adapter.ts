@@ -21,6 +21,10 @@ export type ModelName =
   | 'ClientAssertion'
   /** Short-lived claims that let one instance do a one-time job (first key, demo seed): storage/lock.ts. */
   | 'Lock'
+  /** Passkeys (WebAuthn credentials) by credential ID, uid = the owner's account (signin/passkeys). */
+  | 'WebAuthnCredential'
+  /** Outstanding WebAuthn challenges, one per ceremony owner, single use (signin/passkeys). */
+  | 'WebAuthnChallenge'
   /** Registered SAML service providers, by entityID (saml/sps.ts). */
   | 'SamlServiceProvider'
   /** X.509 certificates of the SAML signing keys by kid, and the pairwise NameID salt (saml/certificates.ts). */
@@ -52,6 +56,8 @@ export interface Adapter {
   /** The record, or undefined when absent or expired. A consumed record is returned with `consumed`. */
   find(id: string): Promise<Payload | undefined>;
   findByUid(uid: string): Promise<Payload | undefined>;
+  /** Every live record whose uid is `uid`, oldest first (e.g. an account's passkeys). */
+  listByUid(uid: string): Promise<Array<{ id: string; payload: Payload }>>;
   /**
    * Mark as consumed. Returns true only for the one call that consumed it, so single use holds
    * under concurrency; a second call (a replay) returns false.

@@ -180,6 +180,14 @@ export class PostgresStorage implements Storage {
         );
         return rows[0] ? toPayload(rows[0]) : undefined;
       },
+      async listByUid(uid) {
+        const { rows } = await q<Row>(
+          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND uid = $2 AND ${LIVE} ORDER BY seq`,
+          [model, uid],
+          'listByUid',
+        );
+        return rows.map((r) => ({ id: r.id, payload: toPayload(r) }));
+      },
       async consume(id) {
         // Concurrent UPDATEs of one row serialise on its row lock; the loser re-checks the WHERE
         // against the winner's committed row and matches nothing. Exactly one caller gets a row.

@@ -136,6 +136,9 @@ export class SqliteStorage implements Storage {
     const findByUid = db.prepare(
       `SELECT id, payload, consumed_at FROM records WHERE model = ? AND uid = ? AND ${live} LIMIT 1`,
     );
+    const listByUid = db.prepare(
+      `SELECT id, payload, consumed_at FROM records WHERE model = ? AND uid = ? AND ${live} ORDER BY rowid`,
+    );
     const consume = db.prepare(
       `UPDATE records SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL AND ${live}`,
     );
@@ -169,6 +172,12 @@ export class SqliteStorage implements Storage {
       async findByUid(uid) {
         const row = findByUid.get(model, uid, now()) as Row | undefined;
         return row ? toPayload(row) : undefined;
+      },
+      async listByUid(uid) {
+        return (listByUid.all(model, uid, now()) as unknown as Row[]).map((r) => ({
+          id: r.id,
+          payload: toPayload(r),
+        }));
       },
       async consume(id) {
         const t = now();
