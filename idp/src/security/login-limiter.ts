@@ -6,6 +6,10 @@
  *
  * A success clears the username's counter but not the address's: otherwise an attacker could
  * reset their address budget by logging into an account of their own between guesses.
+ *
+ * Passkey ceremonies spend the same budgets (signin/passkey.ts): a failed assertion counts
+ * against the address and, once the credential names its owner, against that account, and a
+ * locked account or address gets no challenge and no verification.
  */
 import type { LoginLimitsConfig } from './config.ts';
 import { type FailureStore, MemoryFailureStore } from './failure-store.ts';
@@ -18,6 +22,12 @@ export const LOCKED_LOGIN_ERROR = 'Too many failed sign-in attempts. Wait a few 
 export type LoginAttempt<A> =
   | { ok: true; account: A }
   | { ok: false; locked: boolean; message: string; retryAfter?: number };
+
+/** Who tries: a username when one is known (a passkey may not name one yet), and an address. */
+export interface Who {
+  username?: string;
+  address: string;
+}
 
 export interface LoginLimiterOptions {
   store?: FailureStore;
@@ -65,26 +75,48 @@ export class LoginLimiter {
     return Math.max(1, Math.ceil((pivot + windowMs - now) / 1000));
   }
 
+  /** The counters `who` spends: its username's (when known) and its address's. */
+  #keys(who: Who): Array<[string, number]> {
+    const keys: Array<[string, number]> = [[addressKey(who.address), this.#limits.maxFailuresPerAddress]];
+    if (who.username !== undefined)
+      keys.unshift([accountKey(who.username), this.#limits.maxFailuresPerAccount]);
+    return keys;
+  }
+
+  /**
+   * Seconds until `who` may try again, 0 when not locked. For ceremonies of several steps
+   * (passkeys): check before any work, again once the account is known, then `fail`/`succeed`.
+   */
+  async lockedFor(who: Who): Promise<number> {
+    const waits = await Promise.all(this.#keys(who).map(([k, limit]) => this.#lockedFor(k, limit)));
+    return Math.max(0, ...waits);
+  }
+
+  /** Count a failed attempt against every counter of `who`. */
+  async fail(who: Who): Promise<void> {
+    const now = this.#now();
+    await Promise.all(this.#keys(who).map(([k]) => this.#store.add(k, now, this.#limits.window * 1000)));
+  }
+
+  /** A success clears the username's counter (never the address's: see the module comment). */
+  async succeed(who: Who): Promise<void> {
+    if (who.username !== undefined) await this.#store.clear(accountKey(who.username));
+  }
+
   /** Run `authenticate` unless locked; count the failure or clear the account on success. */
   async attempt<A>(
     who: { username: string; address: string },
     authenticate: () => Promise<A | undefined>,
   ): Promise<LoginAttempt<A>> {
-    const keys: Array<[string, number]> = [
-      [accountKey(who.username), this.#limits.maxFailuresPerAccount],
-      [addressKey(who.address), this.#limits.maxFailuresPerAddress],
-    ];
-    const waits = await Promise.all(keys.map(([k, limit]) => this.#lockedFor(k, limit)));
-    const retryAfter = Math.max(...waits);
+    const retryAfter = await this.lockedFor(who);
     if (retryAfter > 0) return { ok: false, locked: true, message: LOCKED_LOGIN_ERROR, retryAfter };
 
     const account = await authenticate();
     if (account !== undefined) {
-      await this.#store.clear(keys[0]?.[0] as string);
+      await this.succeed(who);
       return { ok: true, account };
     }
-    const now = this.#now();
-    await Promise.all(keys.map(([k]) => this.#store.add(k, now, this.#limits.window * 1000)));
+    await this.fail(who);
     return { ok: false, locked: false, message: GENERIC_LOGIN_ERROR };
   }
 }

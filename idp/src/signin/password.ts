@@ -9,7 +9,8 @@ import { AMR } from './auth-context.ts';
 export type FactorResult =
   /** `amr`: the methods this factor used (RFC 8176). */
   | { ok: true; accountId: string; amr: string[] }
-  | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
+  /** `code`: why, for logs and tests (passkeys/errors.ts codes); `message`: what the page shows. */
+  | { ok: false; status: 401 | 429; message: string; code?: string; retryAfter?: number };
 
 export async function passwordFactor(
   ctx: IdpContext,
@@ -22,6 +23,7 @@ export async function passwordFactor(
   return {
     ok: false,
     status: attempt.locked ? 429 : 401,
+    code: attempt.locked ? 'locked' : 'invalid_credentials',
     message: attempt.message,
     ...(attempt.retryAfter !== undefined ? { retryAfter: attempt.retryAfter } : {}),
   };
