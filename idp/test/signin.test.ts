@@ -10,9 +10,12 @@ import {
   ACR_VALUES,
   AMR,
   type AuthContext,
+  acrAtLeast,
   acrFor,
   authContext,
+  combineAmr,
   unmetBy,
+  weakestKnown,
 } from '../src/signin/auth-context.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
 import { SignIn } from '../src/signin/sign-in.ts';
@@ -26,7 +29,35 @@ describe('authentication context', () => {
     expect(pwd).toEqual({ accountId: 'acct', authTime: now - 100, amr: ['pwd'], acr: ACR.oneFactor });
     expect(acrFor([])).toBe(ACR.none);
     expect(acrFor(['otp'])).toBe(ACR.none);
-    expect(ACR_VALUES).toEqual([ACR.none, ACR.oneFactor]);
+    expect(ACR_VALUES).toEqual([ACR.none, ACR.oneFactor, ACR.multiFactor]);
+  });
+
+  it('two factors only with a passkey: mfa is never taken from amr on its own', () => {
+    expect(acrFor(['hwk'])).toBe(ACR.oneFactor); // a passkey without user verification
+    expect(acrFor(['swk', 'mfa'])).toBe(ACR.multiFactor); // a passkey unlocked by PIN/biometric
+    expect(acrFor(['pwd', 'hwk', 'mfa'])).toBe(ACR.multiFactor);
+    expect(acrFor(['mfa'])).toBe(ACR.none);
+    expect(acrFor(['pwd', 'mfa'])).toBe(ACR.oneFactor);
+  });
+
+  it('combineAmr adds mfa for a password and a passkey, not for two of one kind', () => {
+    expect(combineAmr(['pwd'], ['hwk'])).toEqual(['pwd', 'hwk', 'mfa']);
+    expect(combineAmr(['pwd'], ['swk', 'mfa'])).toEqual(['pwd', 'swk', 'mfa']);
+    expect(combineAmr(['pwd'], ['pwd'])).toEqual(['pwd']);
+    expect(combineAmr(['hwk'], ['hwk'])).toEqual(['hwk']);
+    expect(combineAmr(['hwk'], ['swk', 'mfa'])).toEqual(['hwk', 'swk', 'mfa']);
+  });
+
+  it('the ladder: weakest known of a list, and at-least comparisons of known classes only', () => {
+    expect(weakestKnown([ACR.multiFactor, 'urn:x', ACR.oneFactor])).toBe(ACR.oneFactor);
+    expect(weakestKnown(['urn:x'])).toBeUndefined();
+    expect(acrAtLeast(ACR.multiFactor, ACR.oneFactor)).toBe(true);
+    expect(acrAtLeast(ACR.oneFactor, ACR.multiFactor)).toBe(false);
+    expect(acrAtLeast(ACR.oneFactor, ACR.oneFactor)).toBe(true);
+    expect(acrAtLeast('urn:x', ACR.none)).toBe(false);
+    const mfa = authContext('acct', now, ['pwd', 'hwk', 'mfa']);
+    expect(unmetBy(mfa, { acr: [ACR.oneFactor] }, now)).toBeUndefined();
+    expect(unmetBy(pwd, { acr: [ACR.multiFactor] }, now)).toBe('acr');
   });
 
   it('an empty need is met by any session', () => {
