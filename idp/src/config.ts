@@ -9,6 +9,7 @@ import { algorithms } from '@pqid/jose';
 import { type KeysConfig, parseKeysConfig } from './keys/config.ts';
 import { parseSamlConfig, type SamlConfig } from './saml/config.ts';
 import { type LoginLimitsConfig, parseLoginLimits } from './security/config.ts';
+import { type PasskeysConfig, parsePasskeysConfig, rpIdFor } from './signin/passkeys/config.ts';
 import { isPostgresUrl, parsePostgresUrl, redactDatabaseUrl } from './storage/pg-url.ts';
 
 export interface DemoConfig {
@@ -67,6 +68,8 @@ export interface Config {
   loginLimits: LoginLimitsConfig;
   /** SAML IdP: root key algorithm, metadata keys, lifetimes (saml/config.ts). */
   saml: SamlConfig;
+  /** Passkeys (WebAuthn): relying party, algorithms, challenge lifetime (signin/passkeys/config.ts). */
+  passkeys: PasskeysConfig;
 }
 
 export class ConfigError extends Error {
@@ -84,7 +87,10 @@ const DEFAULT_TTL: TtlConfig = {
   interaction: 600,
 };
 
-function defaults(cwd: string): Omit<Config, 'issuer' | 'databaseUrl' | 'keys' | 'loginLimits' | 'saml'> & {
+function defaults(cwd: string): Omit<
+  Config,
+  'issuer' | 'databaseUrl' | 'keys' | 'loginLimits' | 'saml' | 'passkeys'
+> & {
   issuer?: string;
   databaseUrl?: string;
 } {
@@ -191,6 +197,7 @@ const KNOWN_KEYS = new Set([
   'keys',
   'loginLimits',
   'saml',
+  'passkeys',
 ]);
 
 export interface LoadConfigOptions {
@@ -199,12 +206,13 @@ export interface LoadConfigOptions {
   file?: string;
   cwd?: string;
   /** Direct overrides, applied last (tests). */
-  overrides?: Partial<Omit<Config, 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml'>> & {
+  overrides?: Partial<Omit<Config, 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml' | 'passkeys'>> & {
     ttl?: Partial<TtlConfig>;
     demo?: Partial<DemoConfig>;
     keys?: Partial<Omit<KeysConfig, 'placement'>> & { placement?: Partial<KeysConfig['placement']> };
     loginLimits?: Partial<LoginLimitsConfig>;
     saml?: Partial<SamlConfig>;
+    passkeys?: Partial<PasskeysConfig>;
   };
 }
 
@@ -297,6 +305,12 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const keys = parseKeysConfig([atPlacement, file.keys, o.keys], defaultSigningAlg, fail);
   const loginLimits = parseLoginLimits([file.loginLimits, o.loginLimits], fail);
   const saml = parseSamlConfig([file.saml, o.saml], fail);
+  const passkeys = parsePasskeysConfig([file.passkeys, o.passkeys], fail);
+  try {
+    rpIdFor(passkeys, cfgIssuer);
+  } catch (e) {
+    fail((e as Error).message);
+  }
 
   validateDatabaseUrl(databaseUrl);
   return {
@@ -317,6 +331,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     keys,
     loginLimits,
     saml,
+    passkeys,
   };
 }
 

@@ -1,0 +1,236 @@
+/**
+ * The passkey factor: sign-in (passwordless with a discoverable credential, or as the second
+ * factor of a known account) and registration, over the ceremonies in passkeys/. It answers like
+ * the password factor and spends the same login-limiter budgets: a locked address or account
+ * gets no challenge and no verification, and every refused assertion counts against the address
+ * and, once the credential names its owner, against that account.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Account } from '../accounts/accounts.ts';
+import type { IdpContext } from '../context.ts';
+import { tokenId } from '../crypto/secrets.ts';
+import { LOCKED_LOGIN_ERROR, type Who } from '../security/login-limiter.ts';
+import { AMR } from './auth-context.ts';
+import {
+  authenticationOptions,
+  parseAssertion,
+  parseAttestation,
+  presentedChallenge,
+  type RelyingParty,
+  registrationOptions,
+  relyingParty,
+  userHandleOf,
+  verifyAssertion,
+  verifyRegistration,
+} from './passkeys/ceremony.ts';
+import { Challenges } from './passkeys/challenges.ts';
+import { passkeyAlgName } from './passkeys/config.ts';
+import { type Passkey, Passkeys } from './passkeys/credentials.ts';
+import { PasskeyError, type PasskeyErrorCode } from './passkeys/errors.ts';
+import type { FactorResult } from './password.ts';
+
+/** What the login page shows for a refused passkey, whatever the reason (the code is logged). */
+export const PASSKEY_ERROR = 'The passkey could not be used to sign in. Try again, or use your password.';
+const EXPIRED = 'The passkey request expired. Try again.';
+
+export type OptionsResult<T> = { ok: true; options: T } | { ok: false; status: 429; retryAfter: number };
+
+/** The amr of a verified assertion: which kind of key, and `mfa` when the user was verified. */
+export function passkeyAmr(passkey: Pick<Passkey, 'backupEligible'>, userVerified: boolean): string[] {
+  const key = passkey.backupEligible ? AMR.softwareKey : AMR.hardwareKey;
+  return userVerified ? [key, AMR.multiFactor] : [key];
+}
+
+export class PasskeyFactor {
+  readonly #ctx: IdpContext;
+  readonly rp: RelyingParty;
+  readonly passkeys: Passkeys;
+  readonly #challenges: Challenges;
+
+  constructor(ctx: IdpContext) {
+    this.#ctx = ctx;
+    this.rp = relyingParty(ctx.config);
+    const ttl = ctx.config.passkeys.challengeTtl;
+    this.passkeys = new Passkeys(ctx.storage.adapter('WebAuthnCredential'), ctx.storage.adapter('Lock'), ttl);
+    this.#challenges = new Challenges(ctx.storage.adapter('WebAuthnChallenge'), ttl);
+  }
+
+  get enabled(): boolean {
+    return this.#ctx.config.passkeys.enabled && this.rp.algorithms.length > 0;
+  }
+
+  /**
+   * Request options for the sign-in parked as `owner`. Without `account` any discoverable
+   * passkey may answer and must verify the user (passwordless); with one, only its passkeys,
+   * and user verification is required unless a password was the first factor.
+   */
+  async signInOptions(
+    owner: string,
+    address: string,
+    account?: { accountId: string; username: string; passwordFirst: boolean },
+  ) {
+    const retryAfter = await this.#ctx.loginLimiter.lockedFor({
+      address,
+      ...(account ? { username: account.username } : {}),
+    });
+    if (retryAfter > 0) return { ok: false as const, status: 429 as const, retryAfter };
+    const userVerification = account?.passwordFirst ? ('preferred' as const) : ('required' as const);
+    const challenge = await this.#challenges.issue(owner, {
+      purpose: 'authenticate',
+      userVerification,
+      ...(account ? { accountId: account.accountId } : {}),
+    });
+    const allow = account ? await this.passkeys.list(account.accountId) : undefined;
+    return {
+      ok: true as const,
+      options: await authenticationOptions(this.rp, challenge, {
+        userVerification,
+        ...(allow ? { allow } : {}),
+      }),
+    };
+  }
+
+  /** Verify the assertion `json` posted for the sign-in parked as `owner`. */
+  async signIn(owner: string, json: string, address: string, log: FastifyBaseLogger): Promise<FactorResult> {
+    const limiter = this.#ctx.loginLimiter;
+    const who: Who = { address };
+    const refuse = async (code: PasskeyErrorCode, detail?: string): Promise<FactorResult> => {
+      await limiter.fail(who);
+      log.info({ code, ...(detail ? { detail } : {}) }, 'passkey sign-in refused');
+      return {
+        ok: false,
+        status: 401,
+        code,
+        message: code === 'challenge_invalid' ? EXPIRED : PASSKEY_ERROR,
+      };
+    };
+    const locked = (retryAfter: number): FactorResult => ({
+      ok: false,
+      status: 429,
+      code: 'locked',
+      message: LOCKED_LOGIN_ERROR,
+      retryAfter,
+    });
+
+    let wait = await limiter.lockedFor(who);
+    if (wait > 0) return locked(wait);
+    try {
+      const response = parseAssertion(json);
+      const record = await this.#challenges.take(
+        owner,
+        'authenticate',
+        presentedChallenge(response.response.clientDataJSON),
+      );
+      if (!record) return refuse('challenge_invalid');
+      const passkey = await this.passkeys.find(response.id);
+      if (!passkey) return refuse('unknown_credential');
+      if (record.accountId !== undefined && passkey.accountId !== record.accountId) {
+        const expected = await this.#ctx.accounts.find(record.accountId);
+        if (expected) who.username = expected.uid;
+        return refuse('wrong_account');
+      }
+      const account = await this.#ctx.accounts.find(passkey.accountId);
+      if (!account) return refuse('unknown_credential');
+      who.username = account.uid;
+      // WebAuthn §7.2 step 6: the user handle must name the credential's owner; when the account
+      // was not identified before the ceremony (passwordless) it must be present.
+      const handle = response.response.userHandle;
+      if (handle !== undefined ? handle !== userHandleOf(account.sub) : record.accountId === undefined)
+        return refuse('wrong_account', 'user handle');
+      wait = await limiter.lockedFor(who);
+      if (wait > 0) return locked(wait);
+
+      const verified = await verifyAssertion(this.rp, response, passkey, {
+        challenge: record.challenge,
+        requireUserVerification: record.userVerification === 'required',
+      });
+      const now = Math.floor(Date.now() / 1000);
+      if ((await this.passkeys.claimCounter(passkey, verified.counter)) === 'regressed') {
+        await this.passkeys.markCounterRegression(passkey, now);
+        log.warn(
+          {
+            credential: tokenId(passkey.id).slice(0, 16),
+            stored: passkey.counter,
+            presented: verified.counter,
+          },
+          'passkey signature counter did not grow: possible cloned authenticator',
+        );
+        return refuse('counter_regression');
+      }
+      await this.passkeys.recordUse(passkey, {
+        counter: verified.counter,
+        backedUp: verified.backedUp,
+        at: now,
+      });
+      await limiter.succeed(who);
+      return { ok: true, accountId: account.sub, amr: passkeyAmr(passkey, verified.userVerified) };
+    } catch (e) {
+      if (e instanceof PasskeyError) return refuse(e.code, e.message);
+      throw e;
+    }
+  }
+
+  /** Creation options for `account` to register a new passkey (its others are excluded). */
+  async registrationOptions(account: Account, address: string) {
+    const retryAfter = await this.#ctx.loginLimiter.lockedFor({ address });
+    if (retryAfter > 0) return { ok: false as const, status: 429 as const, retryAfter };
+    const challenge = await this.#challenges.issue(account.sub, {
+      purpose: 'register',
+      accountId: account.sub,
+      userVerification: 'preferred',
+    });
+    const existing = await this.passkeys.list(account.sub);
+    return { ok: true as const, options: await registrationOptions(this.rp, account, existing, challenge) };
+  }
+
+  /** Verify and store the passkey `json` that `account` created; the stored passkey, or why not. */
+  async register(
+    account: Account,
+    json: string,
+    input: { name?: string; address: string },
+    log: FastifyBaseLogger,
+  ): Promise<{ ok: true; passkey: Passkey } | { ok: false; code: PasskeyErrorCode }> {
+    const refuse = async (code: PasskeyErrorCode, detail?: string) => {
+      await this.#ctx.loginLimiter.fail({ address: input.address });
+      log.info({ code, ...(detail ? { detail } : {}) }, 'passkey registration refused');
+      return { ok: false as const, code };
+    };
+    try {
+      const response = parseAttestation(json);
+      const record = await this.#challenges.take(
+        account.sub,
+        'register',
+        presentedChallenge(response.response.clientDataJSON),
+      );
+      if (!record || record.accountId !== account.sub) return refuse('challenge_invalid');
+      const now = Math.floor(Date.now() / 1000);
+      const passkey = await verifyRegistration(this.rp, response, {
+        challenge: record.challenge,
+        accountId: account.sub,
+        name: '',
+        now,
+      });
+      passkey.name = cleanName(input.name) ?? defaultName(passkey.alg, now);
+      if (!(await this.passkeys.add(passkey))) return refuse('already_registered');
+      log.info(
+        { alg: passkeyAlgName(passkey.alg), fmt: passkey.fmt, backupEligible: passkey.backupEligible },
+        'passkey registered',
+      );
+      return { ok: true, passkey };
+    } catch (e) {
+      if (e instanceof PasskeyError) return refuse(e.code, e.message);
+      throw e;
+    }
+  }
+}
+
+function cleanName(name: string | undefined): string | undefined {
+  const n = (name ?? '')
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, 64);
+  return n === '' ? undefined : n;
+}
+
+const defaultName = (alg: number, now: number) =>
+  `${passkeyAlgName(alg) ?? 'Passkey'} passkey, added ${new Date(now * 1000).toISOString().slice(0, 10)}`;

@@ -1,0 +1,123 @@
+/**
+ * Registered passkeys, through the storage layer: one record per credential ID (so an assertion
+ * finds its credential, and its owner, in one read), with the owner's account as the record's
+ * uid (so an account's passkeys list with Adapter.listByUid).
+ *
+ * Signature counters (WebAuthn §6.1.1): an authenticator that keeps one must present a larger
+ * value every time. A value that does not grow means two copies of the key may exist (a cloned
+ * authenticator): the assertion is refused, the refusal counted and logged, and the passkey
+ * marked so the account page shows the warning; the user decides whether to remove it. Most
+ * passkeys (synced ones especially) always send 0 and are not checked. Two assertions racing on
+ * several instances cannot both claim one counter value: each claims it with an atomic
+ * insert-if-absent first.
+ */
+import { tokenId } from '../../crypto/secrets.ts';
+import type { Adapter, Payload } from '../../storage/adapter.ts';
+
+export interface Passkey {
+  /** Credential ID, base64url. */
+  id: string;
+  accountId: string;
+  /** COSE_Key of the credential public key, base64url. */
+  publicKey: string;
+  /** COSE algorithm identifier of the key. */
+  alg: number;
+  /** Last signature counter seen (0: the authenticator keeps none). */
+  counter: number;
+  /** Transport hints the browser reported at registration (usb, nfc, ble, internal, hybrid…). */
+  transports: string[];
+  /** BE: the credential may be synced to other devices; fixed for the credential's lifetime. */
+  backupEligible: boolean;
+  /** BS: the credential is currently backed up; may change. */
+  backedUp: boolean;
+  /** The authenticator model's AAGUID (all zeros when not disclosed). */
+  aaguid: string;
+  /** Attestation statement format at registration (`none`, `packed`, …). */
+  fmt: string;
+  /** A label the user chose, or one derived from the algorithm and date. */
+  name: string;
+  createdAt: number;
+  lastUsedAt?: number;
+  /** Epoch seconds of the last refused assertion whose counter did not grow. */
+  counterRegressionAt?: number;
+}
+
+interface PasskeyRecord extends Payload, Omit<Passkey, 'id' | 'accountId'> {
+  uid: string;
+}
+
+const toPasskey = (id: string, r: PasskeyRecord): Passkey => {
+  const { uid, consumed: _c, grantId: _g, ...rest } = r;
+  return { id, accountId: uid, ...rest };
+};
+
+const toRecord = ({ id: _id, accountId, ...rest }: Passkey): PasskeyRecord => ({ uid: accountId, ...rest });
+
+export type CounterCheck = 'ok' | 'regressed';
+
+export class Passkeys {
+  readonly #store: Adapter;
+  readonly #locks: Adapter;
+  readonly #claimTtl: number;
+
+  /** `claimTtl`: how long a claimed counter value is remembered (at least a ceremony's lifetime). */
+  constructor(store: Adapter, locks: Adapter, claimTtl: number) {
+    this.#store = store;
+    this.#locks = locks;
+    this.#claimTtl = claimTtl;
+  }
+
+  async find(id: string): Promise<Passkey | undefined> {
+    const r = (await this.#store.find(id)) as PasskeyRecord | undefined;
+    return r ? toPasskey(id, r) : undefined;
+  }
+
+  async list(accountId: string): Promise<Passkey[]> {
+    return (await this.#store.listByUid(accountId)).map((r) => toPasskey(r.id, r.payload as PasskeyRecord));
+  }
+
+  /** Store a new passkey; false when its credential ID is registered already (to anyone). */
+  async add(passkey: Passkey): Promise<boolean> {
+    return this.#store.insertIfAbsent(passkey.id, toRecord(passkey));
+  }
+
+  /** Remove `id` if `accountId` owns it. */
+  async remove(accountId: string, id: string): Promise<boolean> {
+    const p = await this.find(id);
+    if (!p || p.accountId !== accountId) return false;
+    await this.#store.destroy(id);
+    return true;
+  }
+
+  /**
+   * Check a verified assertion's counter against the stored one and claim it. `regressed` for a
+   * counter that did not grow (also when another assertion claimed the same value first).
+   */
+  async claimCounter(passkey: Passkey, counter: number): Promise<CounterCheck> {
+    if (counter === 0 && passkey.counter === 0) return 'ok';
+    if (counter <= passkey.counter) return 'regressed';
+    const claim = `webauthn-counter:${tokenId(passkey.id)}:${counter}`;
+    return (await this.#locks.insertIfAbsent(claim, {}, this.#claimTtl)) ? 'ok' : 'regressed';
+  }
+
+  /** Record a successful use: the new counter (never lowered), backup state, time. */
+  async recordUse(passkey: Passkey, use: { counter: number; backedUp: boolean; at: number }): Promise<void> {
+    // Re-read: the user may have removed it meanwhile, and a removed passkey stays removed.
+    const current = await this.find(passkey.id);
+    if (!current) return;
+    await this.#store.upsert(
+      passkey.id,
+      toRecord({
+        ...current,
+        counter: Math.max(current.counter, use.counter),
+        backedUp: use.backedUp,
+        lastUsedAt: use.at,
+      }),
+    );
+  }
+
+  async markCounterRegression(passkey: Passkey, at: number): Promise<void> {
+    const current = await this.find(passkey.id);
+    if (current) await this.#store.upsert(passkey.id, toRecord({ ...current, counterRegressionAt: at }));
+  }
+}
