@@ -16,6 +16,7 @@ import { tokenRoutes } from './oidc/token.ts';
 import { userinfoRoutes } from './oidc/userinfo.ts';
 import { samlRoutes } from './saml/routes.ts';
 import { applySecurityHeaders, securityHeaders } from './security/headers.ts';
+import { accountRoutes } from './signin/account.ts';
 import { signInRoutes } from './signin/routes.ts';
 import { SignIn } from './signin/sign-in.ts';
 
@@ -64,6 +65,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   await app.register(
     async (scope) => {
       await scope.register(signInRoutes, { ctx, signIn });
+      await scope.register(accountRoutes, { ctx, signIn });
       await scope.register(discoveryRoutes, { ctx });
       await scope.register(authorizeRoutes, { ctx, signIn });
       await scope.register(tokenRoutes, { ctx });

@@ -166,12 +166,13 @@ describe('SignIn (inject)', () => {
   it('continues only to paths on this IdP, and only through registered resumers', async () => {
     const signIn = new SignIn(t.idp.ctx);
     const reply = {} as FastifyReply;
+    const req = sessionRequest('none');
     for (const returnTo of ['//evil.example/x', '/\\evil.example/x', 'https://evil.example/x', 'x'])
-      await expect(signIn.begin(reply, { next: { returnTo }, clientName: 'x' })).rejects.toThrow(
+      await expect(signIn.begin(req, reply, { next: { returnTo }, clientName: 'x' })).rejects.toThrow(
         'returnTo must be a path on this IdP',
       );
     await expect(
-      signIn.begin(reply, { next: { resume: 'nope', state: {} }, clientName: 'x' }),
+      signIn.begin(req, reply, { next: { resume: 'nope', state: {} }, clientName: 'x' }),
     ).rejects.toThrow('no resumer named nope');
     const resumer = { signedIn: async (r: FastifyReply) => r };
     signIn.register('p', resumer);

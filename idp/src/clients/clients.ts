@@ -1,6 +1,7 @@
 /** Registered relying parties. Secrets are stored hashed only (crypto/secrets.ts says how). */
 import { algorithms, importJwks, type Jwk } from '@pqid/jose';
 import { hashGeneratedSecret, hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
+import { ACR_VALUES } from '../signin/auth-context.ts';
 import type { Adapter } from '../storage/adapter.ts';
 
 export type TokenEndpointAuthMethod =
@@ -43,6 +44,11 @@ export interface Client {
   jwks_uri?: string;
   /** private_key_jwt: the only alg accepted on client assertions. */
   token_endpoint_auth_signing_alg?: string;
+  /**
+   * OIDC Dynamic Client Registration §2: the classes used when a request names none. pqid also
+   * treats the weakest of them as the client's minimum: a request for less is raised to it.
+   */
+  default_acr_values?: string[];
 }
 
 export interface ClientInput {
@@ -62,6 +68,7 @@ export interface ClientInput {
   jwks?: { keys: Jwk[] };
   jwks_uri?: string;
   token_endpoint_auth_signing_alg?: string;
+  default_acr_values?: string[];
 }
 
 export class ClientError extends Error {
@@ -172,6 +179,7 @@ async function validateExtras(
     | 'jwks'
     | 'jwks_uri'
     | 'token_endpoint_auth_signing_alg'
+    | 'default_acr_values'
   >
 > {
   const format = input.access_token_format ?? 'reference';
@@ -203,6 +211,12 @@ async function validateExtras(
     const url = checkUris('jwks_uri', [input.jwks_uri])[0] as string;
     if (!/^https?:$/.test(new URL(url).protocol)) throw new ClientError('jwks_uri must be http(s)');
   }
+  const acr = input.default_acr_values;
+  if (acr !== undefined) {
+    // A minimum this provider cannot reach would lock the client out: refuse it now.
+    if (!Array.isArray(acr) || acr.length === 0 || acr.some((v) => !ACR_VALUES.includes(v)))
+      throw new ClientError(`default_acr_values must be a non-empty array of: ${ACR_VALUES.join(', ')}`);
+  }
   return {
     access_token_format: format,
     post_logout_redirect_uris: postLogout,
@@ -217,6 +231,7 @@ async function validateExtras(
     ...(input.token_endpoint_auth_signing_alg !== undefined
       ? { token_endpoint_auth_signing_alg: input.token_endpoint_auth_signing_alg }
       : {}),
+    ...(acr !== undefined ? { default_acr_values: [...acr] } : {}),
   };
 }
 

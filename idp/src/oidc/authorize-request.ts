@@ -24,6 +24,18 @@ export interface AuthRequest {
   loginHint?: string;
   /** Absent means query. */
   responseMode?: ResponseMode;
+  /** `acr_values`, in the client's order of preference (OIDC Core §3.1.2.1). */
+  acrValues?: string[];
+  /** The `acr` member of the `claims` parameter's `id_token` (OIDC Core §5.5.1.1). */
+  acrClaim?: AcrClaimRequest;
+  /** The weakest class this request accepts, once its client's minimum is applied (authorize.ts). */
+  requiredAcr?: string;
+}
+
+export interface AcrClaimRequest {
+  essential: boolean;
+  /** Absent: any value (the claim is asked for, not a class). */
+  values?: string[];
 }
 
 export type ResponseMode = 'query' | 'form_post';
@@ -128,6 +140,14 @@ export async function validateAuthorizeRequest(
     maxAge = Number(params.max_age);
   }
 
+  const acrValues = params.acr_values?.split(' ').filter(Boolean);
+  let acrClaim: AcrClaimRequest | undefined;
+  if (params.claims !== undefined) {
+    const parsed = parseAcrClaim(params.claims);
+    if (parsed === 'invalid') return fail('invalid_request', 'claims must be a JSON object (OIDC Core §5.5)');
+    acrClaim = parsed;
+  }
+
   const request: AuthRequest = {
     clientId,
     redirectUri,
@@ -139,8 +159,38 @@ export async function validateAuthorizeRequest(
     ...(maxAge !== undefined ? { maxAge } : {}),
     ...(params.login_hint !== undefined ? { loginHint: params.login_hint } : {}),
     ...(responseMode === 'form_post' ? { responseMode } : {}),
+    ...(acrValues?.length ? { acrValues } : {}),
+    ...(acrClaim ? { acrClaim } : {}),
   };
   return { kind: 'ok', request, client };
+}
+
+/**
+ * The `acr` request of a `claims` parameter. Only `id_token.acr` matters to this provider: other
+ * claims are released by scope, and a claims request for them is voluntary (OIDC Core §5.5.1).
+ */
+function parseAcrClaim(json: string): AcrClaimRequest | undefined | 'invalid' {
+  let claims: unknown;
+  try {
+    claims = JSON.parse(json);
+  } catch {
+    return 'invalid';
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(claims)) return 'invalid';
+  const idToken = claims.id_token;
+  if (idToken === undefined || idToken === null) return undefined;
+  if (!isObject(idToken)) return 'invalid';
+  const acr = idToken.acr;
+  if (acr === undefined) return undefined;
+  // null: requested in the default manner (OIDC Core §5.5.1).
+  if (acr === null) return { essential: false };
+  if (!isObject(acr)) return 'invalid';
+  const values = acr.values ?? (acr.value !== undefined ? [acr.value] : undefined);
+  if (values !== undefined && (!Array.isArray(values) || values.some((v) => typeof v !== 'string')))
+    return 'invalid';
+  return { essential: acr.essential === true, ...(values ? { values: values as string[] } : {}) };
 }
 
 /** The client's redirect_uri with response parameters added to its query (response_mode=query). */

@@ -2,11 +2,20 @@
  * The authorization endpoint. A request is validated here; signing in (and the consent page) is
  * the sign-in module's job: a request that needs a login is handed to it with the validated
  * parameters, and comes back through the `oidc` resumer once the user has signed in.
+ *
+ * Authentication context: `acr_values` and an `acr` claims request name the classes the client
+ * accepts; pqid treats them as a requirement, raised to the client's minimum
+ * (`default_acr_values`), and a session below it is stepped up (sign-in.ts) before a code is
+ * issued. A user who cannot reach it sends the client `unmet_authentication_requirements`
+ * (OpenID Connect Core Unmet Authentication Requirements 1.0), as does an essential `acr` claim
+ * with no class this provider knows. So a client that demands MFA never gets a token for a
+ * password alone. The code carries the session's `amr`, its `auth_time` and the `acr` to report.
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Client } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
-import type { AuthContext } from '../signin/auth-context.ts';
+import { type AuthContext, acrAtLeast, weakestKnown } from '../signin/auth-context.ts';
 import type { SignIn } from '../signin/sign-in.ts';
 import { pageErrorHandler } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
@@ -29,6 +38,8 @@ const PARAM_NAMES = [
   'prompt',
   'max_age',
   'login_hint',
+  'acr_values',
+  'claims',
   'request',
   'request_uri',
 ];
@@ -37,6 +48,33 @@ const paramsSchema = {
   type: 'object',
   properties: Object.fromEntries(PARAM_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])),
 } as const;
+
+const UNMET = 'unmet_authentication_requirements';
+
+/**
+ * The weakest class the request accepts: the weakest known one it asks for (any would do),
+ * raised to the client's minimum. `impossible` for an essential acr claim of unknown classes only.
+ */
+export function requiredAcr(request: AuthRequest, client: Client): string | undefined | 'impossible' {
+  const asked = request.acrClaim?.values ?? request.acrValues;
+  let floor = asked ? weakestKnown(asked) : undefined;
+  if (asked && floor === undefined && request.acrClaim?.essential && request.acrClaim.values)
+    return 'impossible';
+  const minimum = client.default_acr_values ? weakestKnown(client.default_acr_values) : undefined;
+  if (minimum !== undefined && (floor === undefined || !acrAtLeast(floor, minimum))) floor = minimum;
+  return floor;
+}
+
+/**
+ * The `acr` the ID token reports: with a claims request naming values, the strongest of them the
+ * session reaches (OIDC Core §5.5.1.1: it must be one of them); otherwise the class achieved.
+ */
+export function reportedAcr(request: AuthRequest, auth: AuthContext): string {
+  const values = request.acrClaim?.values;
+  if (!values) return auth.acr;
+  const met = values.filter((v) => acrAtLeast(auth.acr, v));
+  return met.sort((a, b) => (acrAtLeast(a, b) ? -1 : 1))[0] ?? auth.acr;
+}
 
 export interface AuthorizeOptions {
   ctx: IdpContext;
@@ -72,6 +110,11 @@ export async function authorizeRoutes(
       await rememberConsent(ctx, auth.accountId, request.clientId, request.scope);
       return finish(reply, request, auth);
     },
+    unmet: async (reply, state) =>
+      answer(reply, state as AuthRequest, {
+        error: UNMET,
+        error_description: 'the end-user could not meet the required authentication context',
+      }),
   });
 
   /** Signed in: ask for consent when needed, else issue the code. */
@@ -99,12 +142,20 @@ export async function authorizeRoutes(
   }
 
   async function finish(reply: FastifyReply, request: AuthRequest, auth: AuthContext): Promise<FastifyReply> {
+    // Whatever path led here, no code for a session below the required class.
+    if (request.requiredAcr !== undefined && !acrAtLeast(auth.acr, request.requiredAcr))
+      return answer(reply, request, {
+        error: UNMET,
+        error_description: 'the session does not meet the required authentication context',
+      });
     const code = await issueCode(ctx, {
       clientId: request.clientId,
       accountId: auth.accountId,
       redirectUri: request.redirectUri,
       scope: request.scope,
       authTime: auth.authTime,
+      amr: auth.amr,
+      acr: reportedAcr(request, auth),
       ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
       ...(request.codeChallenge !== undefined ? { codeChallenge: request.codeChallenge } : {}),
     });
@@ -133,21 +184,34 @@ export async function authorizeRoutes(
       });
     }
     const { request, client } = outcome;
-    const session = await signIn.check(req, {
+    const acr = requiredAcr(request, client);
+    if (acr === 'impossible')
+      return answer(reply, request, {
+        error: UNMET,
+        error_description: 'none of the requested acr values can be met by this provider',
+      });
+    if (acr !== undefined) request.requiredAcr = acr;
+    const need = {
       reauthenticate: request.prompt.includes('login'),
       ...(request.maxAge !== undefined ? { maxAge: request.maxAge } : {}),
-    });
+      ...(acr !== undefined ? { acr: [acr] } : {}),
+    };
+    const session = await signIn.check(req, need);
     if (session.ok) return afterLogin(reply, request, session.auth);
     if (request.prompt.includes('none')) {
       return answer(reply, request, {
         error: 'login_required',
-        error_description: 'end-user is not signed in',
+        error_description:
+          session.unmet === 'acr'
+            ? 'the session does not meet the required authentication context'
+            : 'end-user is not signed in',
       });
     }
-    return signIn.begin(reply, {
+    return signIn.begin(req, reply, {
       next: { resume: 'oidc', state: request },
       clientName: client.client_name ?? request.clientId,
       formTargets: formTargets(request),
+      need,
       ...(request.loginHint !== undefined ? { loginHint: request.loginHint } : {}),
     });
   }

@@ -3,6 +3,7 @@ import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
+import { ACR_VALUES } from '../signin/auth-context.ts';
 import { RESPONSE_MODES, SUPPORTED_SCOPES } from './authorize-request.ts';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
@@ -44,6 +45,8 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
       'exp',
       'iat',
       'auth_time',
+      'acr',
+      'amr',
       'nonce',
       'name',
       'preferred_username',
@@ -51,8 +54,11 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
       'email_verified',
     ],
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    // Weakest first; a class is met by any stronger one (signin/auth-context.ts).
+    acr_values_supported: [...ACR_VALUES],
     authorization_response_iss_parameter_supported: true,
-    claims_parameter_supported: false,
+    // Read for `id_token.acr` (OIDC Core §5.5.1.1); other claims follow the granted scopes.
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
   };

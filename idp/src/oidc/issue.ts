@@ -17,6 +17,9 @@ export interface CodeInput {
   nonce?: string;
   codeChallenge?: string;
   authTime: number;
+  /** Methods of the sign-in (RFC 8176) and the class to report (absent in older records). */
+  amr?: string[];
+  acr?: string;
 }
 
 export interface AuthorizationCodeRecord {
@@ -28,6 +31,8 @@ export interface AuthorizationCodeRecord {
   nonce?: string;
   codeChallenge?: string;
   authTime: number;
+  amr?: string[];
+  acr?: string;
   grantId: string;
 }
 
@@ -43,6 +48,8 @@ export interface AccessTokenRecord {
   /** `jwt` when the token is an RFC 9068 JWT (stored under its digest like a reference token). */
   format?: 'jwt' | 'reference';
   authTime?: number;
+  amr?: string[];
+  acr?: string;
 }
 
 export interface RefreshTokenRecord {
@@ -52,6 +59,9 @@ export interface RefreshTokenRecord {
   scope: string;
   grantId: string;
   authTime: number;
+  /** The sign-in behind the grant: refreshed ID tokens report it, not the refresh. */
+  amr?: string[];
+  acr?: string;
   nonce?: string;
   /** Absolute end of the grant: rotation never extends it. */
   expiresAt: number;
@@ -91,7 +101,10 @@ async function signAccessToken(
   jti: string,
 ): Promise<string> {
   const claims: Record<string, unknown> = { client_id: client.client_id, scope: record.scope, jti };
+  // RFC 9068 §2.2.1: a resource server can then demand a stronger sign-in (RFC 9470).
   if (record.authTime !== undefined) claims.auth_time = record.authTime;
+  if (record.acr !== undefined) claims.acr = record.acr;
+  if (record.amr !== undefined) claims.amr = record.amr;
   return signToken(ctx, 'access_token', accessTokenAlgOf(client, ctx.config.accessTokenSigningAlg), claims, {
     typ: 'at+jwt',
     issuer: ctx.config.issuer,
@@ -130,10 +143,13 @@ async function issueAccessToken(ctx: IdpContext, client: Client, input: AccessTo
 export async function signIdToken(
   ctx: IdpContext,
   client: Client,
-  input: { accountId: string; scope: string; authTime: number; nonce?: string },
+  input: { accountId: string; scope: string; authTime: number; nonce?: string; acr?: string; amr?: string[] },
 ): Promise<string> {
   const claims: Record<string, unknown> = { auth_time: input.authTime };
   if (input.nonce !== undefined) claims.nonce = input.nonce;
+  // How the user signed in (OIDC Core §2): what the session achieved, never more.
+  if (input.acr !== undefined) claims.acr = input.acr;
+  if (input.amr !== undefined) claims.amr = input.amr;
   // Profile claims stay at userinfo: PQ signatures are large already, so the ID token stays minimal.
   return signToken(ctx, 'id_token', client.id_token_signed_response_alg, claims, {
     issuer: ctx.config.issuer,
@@ -152,6 +168,8 @@ export async function issueUserTokens(
     scope: string;
     grantId: string;
     authTime: number;
+    amr?: string[];
+    acr?: string;
     nonce?: string;
     grantExpiresAt?: number;
   },
@@ -163,6 +181,8 @@ export async function issueUserTokens(
     scope: grant.scope,
     grantId: grant.grantId,
     authTime: grant.authTime,
+    ...(grant.amr !== undefined ? { amr: grant.amr } : {}),
+    ...(grant.acr !== undefined ? { acr: grant.acr } : {}),
   });
   const response: TokenResponse = {
     access_token: accessToken,
@@ -184,6 +204,8 @@ export async function issueUserTokens(
         scope: grant.scope,
         grantId: grant.grantId,
         authTime: grant.authTime,
+        ...(grant.amr !== undefined ? { amr: grant.amr } : {}),
+        ...(grant.acr !== undefined ? { acr: grant.acr } : {}),
         expiresAt,
         iat: now(),
       };

@@ -90,6 +90,8 @@ async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBod
     scope: record.scope,
     grantId: record.grantId,
     authTime: record.authTime,
+    ...(record.amr !== undefined ? { amr: record.amr } : {}),
+    ...(record.acr !== undefined ? { acr: record.acr } : {}),
     ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
   });
 }
@@ -124,6 +126,8 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody) {
     scope,
     grantId: record.grantId,
     authTime: record.authTime,
+    ...(record.amr !== undefined ? { amr: record.amr } : {}),
+    ...(record.acr !== undefined ? { acr: record.acr } : {}),
     grantExpiresAt: record.expiresAt,
   });
 }

@@ -141,7 +141,7 @@ export async function samlRoutes(
     const uid = randomToken(16);
     const record: PendingSso = { ...info, createdAt: Math.floor(Date.now() / 1000) };
     await pending.upsert(`saml:${uid}`, record, ctx.config.ttl.interaction);
-    return signIn.begin(reply, {
+    return signIn.begin(req, reply, {
       next: { returnTo: `${prefix}/saml/continue/${uid}` },
       clientName: sp.name ?? sp.entityId,
     });

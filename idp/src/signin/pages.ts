@@ -1,5 +1,39 @@
-/** The sign-in pages: the login form and the consent question. Usable without JavaScript. */
+/**
+ * The sign-in pages: the login form, the second-factor and "cannot meet" pages, the consent
+ * question, and the account page. All work without JavaScript for password users; the passkey
+ * forms are hidden until passkey.js (the one script, allowed by URL and integrity) un-hides them.
+ */
 import { escapeHtml, layout } from '../ui/html.ts';
+import { PASSKEY_SCRIPT } from './passkey-script.ts';
+
+/** Where a page's passkey form gets its options and posts its credential. */
+export interface PasskeyForm {
+  /** POST (JSON `{csrf}`) → the ceremony's options. */
+  options: string;
+  /** Form POST with `csrf` and `credential` (and `name` when registering). */
+  action: string;
+  /** URL of passkey.js (with its version), as the CSP allows it. */
+  script: string;
+}
+
+function passkeyForm(
+  mode: 'get' | 'create',
+  p: PasskeyForm,
+  csrf: string,
+  label: string,
+  extra = '',
+): string {
+  return `<form method="post" action="${escapeHtml(p.action)}" data-passkey="${mode}" data-options="${escapeHtml(p.options)}" hidden>
+<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<input type="hidden" name="credential" value="">
+${extra}<button type="button" data-passkey-start>${escapeHtml(label)}</button>
+<p id="passkey-status" class="muted" role="status" aria-live="polite"></p>
+</form>
+<script src="${escapeHtml(p.script)}" integrity="${PASSKEY_SCRIPT.integrity}" defer></script>`;
+}
+
+const alert = (error: string | undefined) =>
+  error ? `<p class="error" role="alert" id="login-error">${escapeHtml(error)}</p>` : '';
 
 export interface LoginPageInput {
   action: string;
@@ -7,18 +41,22 @@ export interface LoginPageInput {
   clientName: string;
   username?: string;
   error?: string;
+  /** Offer a passkey (passwordless, discoverable credentials). */
+  passkey?: PasskeyForm;
+  /** The request needs two factors: say so before the user types a password. */
+  needsMfa?: boolean;
 }
 
 export function loginPage(input: LoginPageInput): string {
-  const error = input.error
-    ? `<p class="error" role="alert" id="login-error">${escapeHtml(input.error)}</p>`
-    : '';
   const describedBy = input.error ? ' aria-describedby="login-error"' : '';
+  const notice = input.needsMfa
+    ? `<p class="notice">${escapeHtml(input.clientName)} asks for two factors: sign in with a passkey, or with your password and then your passkey.</p>`
+    : '';
   return layout(
     'Sign in',
     `<h1>Sign in</h1>
 <p class="muted">to continue to <strong>${escapeHtml(input.clientName)}</strong></p>
-${error}
+${notice}${alert(input.error)}
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
 <input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
 <label for="username">Username</label>
@@ -26,9 +64,53 @@ ${error}
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required${describedBy}>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+${input.passkey ? passkeyForm('get', input.passkey, input.csrf, 'Sign in with a passkey', '<p class="or">or</p>\n') : ''}`,
   );
 }
+
+export interface SecondFactorPageInput {
+  csrf: string;
+  clientName: string;
+  username: string;
+  passkey: PasskeyForm;
+  cancel: string;
+  error?: string;
+}
+
+export function secondFactorPage(input: SecondFactorPageInput): string {
+  return layout(
+    'Confirm with your passkey',
+    `<h1>Confirm with your passkey</h1>
+<p><strong>${escapeHtml(input.clientName)}</strong> asks for a second factor. You are signing in as <strong>${escapeHtml(input.username)}</strong>.</p>
+${alert(input.error)}
+${passkeyForm('get', input.passkey, input.csrf, 'Use your passkey')}
+<noscript><p class="notice">A passkey needs JavaScript. Turn it on and reload this page, or go back to the application.</p></noscript>
+${cancelForm(input.cancel, input.csrf)}`,
+  );
+}
+
+export interface UnmetPageInput {
+  csrf: string;
+  clientName: string;
+  cancel: string;
+  account: string;
+}
+
+export function unmetPage(input: UnmetPageInput): string {
+  return layout(
+    'A passkey is required',
+    `<h1>A passkey is required</h1>
+<p role="alert"><strong>${escapeHtml(input.clientName)}</strong> requires a sign-in with two factors (a passkey), and your account has no passkey yet.</p>
+<p>You can add one on <a href="${escapeHtml(input.account)}">your account page</a>, then sign in to the application again.</p>
+${cancelForm(input.cancel, input.csrf)}`,
+  );
+}
+
+const cancelForm = (action: string, csrf: string) => `<form method="post" action="${escapeHtml(action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<button type="submit" class="secondary">Return to the application</button>
+</form>`;
 
 const SCOPE_TEXT: Record<string, string> = {
   openid: 'Know who you are (your account identifier)',
@@ -59,5 +141,64 @@ ${items}
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>
 <p class="muted">You can change your mind later by signing out of the application.</p>`,
+  );
+}
+
+export interface AccountPasskey {
+  id: string;
+  name: string;
+  algorithm: string;
+  synced: boolean;
+  createdAt: number;
+  lastUsedAt?: number;
+  counterRegressionAt?: number;
+}
+
+export interface AccountPageInput {
+  username: string;
+  csrf: string;
+  passkeys: AccountPasskey[];
+  /** Absent when passkeys are turned off. */
+  register?: PasskeyForm;
+  remove: string;
+  message?: string;
+  error?: string;
+}
+
+const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+
+export function accountPage(input: AccountPageInput): string {
+  const rows = input.passkeys
+    .map(
+      (p) => `<li class="passkey">
+<strong>${escapeHtml(p.name)}</strong><br>
+<span class="muted">${escapeHtml(p.algorithm)} · ${p.synced ? 'synced (may be on several devices)' : 'on one device'} · added ${day(p.createdAt)}${p.lastUsedAt ? ` · last used ${day(p.lastUsedAt)}` : ''}</span>
+${p.counterRegressionAt ? `<p class="error">On ${day(p.counterRegressionAt)} this passkey was refused: its signature counter went backwards, which happens when an authenticator has been copied. Remove it unless you know why.</p>` : ''}
+<form method="post" action="${escapeHtml(input.remove)}">
+<input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
+<input type="hidden" name="id" value="${escapeHtml(p.id)}">
+<button type="submit" class="secondary" aria-label="Remove ${escapeHtml(p.name)}">Remove</button>
+</form>
+</li>`,
+    )
+    .join('\n');
+  const register = input.register
+    ? `${passkeyForm(
+        'create',
+        input.register,
+        input.csrf,
+        'Add a passkey',
+        '<label for="passkey-name">Name for the new passkey (optional)</label>\n<input type="text" id="passkey-name" name="name" maxlength="64" autocomplete="off">\n',
+      )}
+<noscript><p class="notice">Adding a passkey needs JavaScript.</p></noscript>`
+    : '';
+  return layout(
+    'Your account',
+    `<h1>Your account</h1>
+<p class="muted">Signed in as <strong>${escapeHtml(input.username)}</strong></p>
+${input.message ? `<p class="notice" role="status">${escapeHtml(input.message)}</p>` : ''}${alert(input.error)}
+<h2>Passkeys</h2>
+${rows ? `<ul class="passkeys">\n${rows}\n</ul>` : '<p>You have no passkeys yet. A passkey lets you sign in without a password, or confirm a sign-in as a second factor.</p>'}
+${register}`,
   );
 }

@@ -1,8 +1,12 @@
 /**
  * The sign-in pages of a parked interaction (sign-in.ts):
- *   GET  /interaction/:uid           the login form, or the consent question
- *   POST /interaction/:uid/login     the password factor
- *   POST /interaction/:uid/consent   allow or deny
+ *   GET  /interaction/:uid                   the page of its stage: login, second factor, unmet, consent
+ *   POST /interaction/:uid/login             the password factor
+ *   POST /interaction/:uid/passkey/options   WebAuthn request options (JSON, for passkey.js)
+ *   POST /interaction/:uid/passkey           the passkey factor (passwordless, or the second factor)
+ *   POST /interaction/:uid/cancel            give up a need that cannot be met: back to the protocol
+ *   POST /interaction/:uid/consent           allow or deny
+ *   GET  /signin/passkey.js                  the pages' one script
  * Every post needs the interaction cookie and the page's CSRF token, and each interaction is
  * single use: a replayed post after success finds it consumed.
  */
@@ -12,10 +16,25 @@ import { safeEqual } from '../crypto/secrets.ts';
 import { pageErrorHandler } from '../ui/errors.ts';
 import { redirect303, sendPage } from '../ui/html.ts';
 import { errorPage } from '../ui/pages.ts';
-import { consentPage, loginPage } from './pages.ts';
+import { ACR, type AuthContext, acrAtLeast, combineAmr, weakestKnown } from './auth-context.ts';
+import { consentPage, loginPage, type PasskeyForm, secondFactorPage, unmetPage } from './pages.ts';
+import { PASSKEY_SCRIPT } from './passkey-script.ts';
 import { passwordFactor } from './password.ts';
 import { cookieOptions, startSession } from './session.ts';
-import { INTERACTION_COOKIE, type InteractionRecord, type SignIn } from './sign-in.ts';
+import {
+  type Continuation,
+  INTERACTION_COOKIE,
+  type InteractionRecord,
+  type LoginInteraction,
+  type SecondFactorInteraction,
+  type SignIn,
+} from './sign-in.ts';
+
+const csrfOnly = {
+  type: 'object',
+  required: ['csrf'],
+  properties: { csrf: { type: 'string', maxLength: 256 } },
+} as const;
 
 const loginBodySchema = {
   type: 'object',
@@ -24,6 +43,17 @@ const loginBodySchema = {
     csrf: { type: 'string', maxLength: 256 },
     username: { type: 'string', maxLength: 256 },
     password: { type: 'string', maxLength: 1024 },
+  },
+} as const;
+
+/** An ML-DSA-87 assertion is ~6.3 KB of JSON, an attestation ~10.5 KB. */
+export const credentialBodySchema = {
+  type: 'object',
+  required: ['csrf', 'credential'],
+  properties: {
+    csrf: { type: 'string', maxLength: 256 },
+    credential: { type: 'string', maxLength: 32768 },
+    name: { type: 'string', maxLength: 256 },
   },
 } as const;
 
@@ -47,6 +77,13 @@ export interface SignInRoutesOptions {
   signIn: SignIn;
 }
 
+/** passkey.js as the pages reference it, and the CSP source that allows exactly that file. */
+export function passkeyScript(issuer: string): { src: string; csp: string } {
+  const { prefix } = endpoints(issuer);
+  const path = `${prefix}${PASSKEY_SCRIPT.path}`;
+  return { src: `${path}?v=${PASSKEY_SCRIPT.version}`, csp: `${new URL(issuer).origin}${path}` };
+}
+
 export async function signInRoutes(
   app: FastifyInstance,
   { ctx, signIn }: SignInRoutesOptions,
@@ -54,9 +91,19 @@ export async function signInRoutes(
   const ep = endpoints(ctx.config.issuer);
   const interactions = ctx.storage.adapter('Interaction');
   const interactionCookie = () => cookieOptions(ctx, `${ep.prefix}/interaction`);
+  const script = passkeyScript(ctx.config.issuer);
+  const passkeys = signIn.passkeys;
 
   // A resumer continuing a protocol's request runs here too: its failures are pages, not redirects.
   app.setErrorHandler(pageErrorHandler('sign-in failure'));
+
+  app.get(PASSKEY_SCRIPT.path, async (_req, reply) =>
+    reply
+      .header('content-type', 'text/javascript; charset=utf-8')
+      // Versioned URL: a new script gets a new URL, so this one may be cached for long.
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(PASSKEY_SCRIPT.source),
+  );
 
   async function loadInteraction(req: FastifyRequest, uid: string): Promise<InteractionRecord | undefined> {
     const cookie = req.cookies[INTERACTION_COOKIE];
@@ -88,38 +135,119 @@ export async function signInRoutes(
       ),
     );
 
+  const passkeyForm = (uid: string): PasskeyForm => ({
+    options: `${ep.interaction(uid)}/passkey/options`,
+    action: `${ep.interaction(uid)}/passkey`,
+    script: script.src,
+  });
+
+  /** Send a page that may run passkey.js (and fetch its options). */
+  const sendScripted = (reply: FastifyReply, status: number, html: string, formTargets: string[]) =>
+    sendPage(reply, status, html, formTargets, [script.csp], ["'self'"]);
+
   function renderLogin(
     reply: FastifyReply,
     uid: string,
-    record: InteractionRecord & { stage: 'login' },
+    record: LoginInteraction,
     status: number,
     extra: { error?: string; username?: string } = {},
   ) {
     const username = extra.username ?? record.loginHint;
+    const floor = record.acr ? weakestKnown(record.acr) : undefined;
     const html = loginPage({
       action: `${ep.interaction(uid)}/login`,
       csrf: record.csrf,
       clientName: record.clientName,
       ...(username ? { username } : {}),
       ...(extra.error ? { error: extra.error } : {}),
+      ...(passkeys.enabled ? { passkey: passkeyForm(uid) } : {}),
+      needsMfa: floor !== undefined && acrAtLeast(floor, ACR.multiFactor),
     });
-    return sendPage(reply, status, html, record.formTargets);
+    return passkeys.enabled
+      ? sendScripted(reply, status, html, record.formTargets)
+      : sendPage(reply, status, html, record.formTargets);
+  }
+
+  function renderSecond(
+    reply: FastifyReply,
+    uid: string,
+    record: SecondFactorInteraction,
+    status: number,
+    error?: string,
+  ) {
+    const html = secondFactorPage({
+      csrf: record.csrf,
+      clientName: record.clientName,
+      username: record.username,
+      passkey: passkeyForm(uid),
+      cancel: `${ep.interaction(uid)}/cancel`,
+      ...(error ? { error } : {}),
+    });
+    return sendScripted(reply, status, html, record.formTargets);
+  }
+
+  /** Signed in: where the continuation says, in place or by redirect. */
+  async function continueTo(reply: FastifyReply, next: Continuation, auth: AuthContext) {
+    if ('returnTo' in next) return redirect303(reply, next.returnTo);
+    const resumer = signIn.resumer(next.resume);
+    if (!resumer) return expired(reply);
+    return resumer.signedIn(reply, auth, next.state);
+  }
+
+  /** A factor succeeded: a session with its methods, then on to the need's next step or back. */
+  async function factorDone(
+    reply: FastifyReply,
+    uid: string,
+    record: LoginInteraction | SecondFactorInteraction,
+    accountId: string,
+    amr: string[],
+  ) {
+    // Single use: a replayed form post after success finds the interaction consumed.
+    if (!(await interactions.consume(uid))) return expired(reply);
+    const auth = await startSession(ctx, reply, accountId, amr);
+    const next = await signIn.afterFactor(auth, record.acr);
+    if (next !== 'met') return signIn.continueWith(reply, record, next);
+    reply.clearCookie(INTERACTION_COOKIE, interactionCookie());
+    return continueTo(reply, record.next, auth);
   }
 
   app.get<{ Params: { uid: string } }>(
     '/interaction/:uid',
     { schema: { params: uidParams } },
     async (req, reply) => {
-      const record = await loadInteraction(req, req.params.uid);
+      const { uid } = req.params;
+      const record = await loadInteraction(req, uid);
       if (!record) return expired(reply);
-      if (record.stage === 'login') return renderLogin(reply, req.params.uid, record, 200);
-      const html = consentPage({
-        action: `${ep.interaction(req.params.uid)}/consent`,
-        csrf: record.csrf,
-        clientName: record.clientName,
-        scopes: record.scopes,
-      });
-      return sendPage(reply, 200, html, record.formTargets);
+      switch (record.stage) {
+        case 'login':
+          return renderLogin(reply, uid, record, 200);
+        case 'second':
+          return renderSecond(reply, uid, record, 200);
+        case 'unmet':
+          return sendPage(
+            reply,
+            200,
+            unmetPage({
+              csrf: record.csrf,
+              clientName: record.clientName,
+              cancel: `${ep.interaction(uid)}/cancel`,
+              account: `${ep.prefix}/account`,
+            }),
+            record.formTargets,
+          );
+        case 'consent':
+          return sendPage(
+            reply,
+            200,
+            consentPage({
+              action: `${ep.interaction(uid)}/consent`,
+              csrf: record.csrf,
+              clientName: record.clientName,
+              scopes: record.scopes,
+            }),
+            record.formTargets,
+          );
+      }
     },
   );
 
@@ -141,15 +269,73 @@ export async function signInRoutes(
         if (result.retryAfter !== undefined) reply.header('retry-after', String(result.retryAfter));
         return renderLogin(reply, uid, record, result.status, { error: result.message, username });
       }
-      // Single use: a replayed form post after success finds the interaction consumed.
+      return factorDone(reply, uid, record, result.accountId, result.amr);
+    },
+  );
+
+  app.post<{ Params: { uid: string }; Body: { csrf: string } }>(
+    '/interaction/:uid/passkey/options',
+    { schema: { params: uidParams, body: csrfOnly } },
+    async (req, reply) => {
+      const record = await loadInteraction(req, req.params.uid);
+      if (!passkeys.enabled || (record?.stage !== 'login' && record?.stage !== 'second'))
+        return reply.code(400).send({ error: 'interaction_expired' });
+      if (!safeEqual(req.body.csrf, record.csrf)) return reply.code(403).send({ error: 'csrf' });
+      const result = await passkeys.signInOptions(
+        req.params.uid,
+        req.ip,
+        record.stage === 'second'
+          ? {
+              accountId: record.accountId,
+              username: record.username,
+              passwordFirst: record.firstAmr.includes('pwd'),
+            }
+          : undefined,
+      );
+      if (!result.ok)
+        return reply.code(429).header('retry-after', String(result.retryAfter)).send({ error: 'locked' });
+      return reply.header('cache-control', 'no-store').send(result.options);
+    },
+  );
+
+  app.post<{ Params: { uid: string }; Body: { csrf: string; credential: string } }>(
+    '/interaction/:uid/passkey',
+    { schema: { params: uidParams, body: credentialBodySchema } },
+    async (req, reply) => {
+      const { uid } = req.params;
+      const record = await loadInteraction(req, uid);
+      if (!passkeys.enabled || (record?.stage !== 'login' && record?.stage !== 'second'))
+        return expired(reply);
+      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
+      const result = await passkeys.signIn(uid, req.body.credential, req.ip, req.log);
+      if (!result.ok) {
+        if (result.retryAfter !== undefined) reply.header('retry-after', String(result.retryAfter));
+        return record.stage === 'login'
+          ? renderLogin(reply, uid, record, result.status, { error: result.message })
+          : renderSecond(reply, uid, record, result.status, result.message);
+      }
+      // The challenge named the account in the second stage, so the passkey is that account's.
+      const amr = record.stage === 'second' ? combineAmr(record.firstAmr, result.amr) : result.amr;
+      return factorDone(reply, uid, record, result.accountId, amr);
+    },
+  );
+
+  app.post<{ Params: { uid: string }; Body: { csrf: string } }>(
+    '/interaction/:uid/cancel',
+    { schema: { params: uidParams, body: csrfOnly } },
+    async (req, reply) => {
+      const { uid } = req.params;
+      const record = await loadInteraction(req, uid);
+      if (record?.stage !== 'second' && record?.stage !== 'unmet') return expired(reply);
+      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
       if (!(await interactions.consume(uid))) return expired(reply);
-      const auth = await startSession(ctx, reply, result.accountId, result.amr);
       reply.clearCookie(INTERACTION_COOKIE, interactionCookie());
       const { next } = record;
+      // A protocol behind a path checks the session again and finds the need unmet.
       if ('returnTo' in next) return redirect303(reply, next.returnTo);
       const resumer = signIn.resumer(next.resume);
-      if (!resumer) return expired(reply);
-      return resumer.signedIn(reply, auth, next.state);
+      if (!resumer?.unmet) return expired(reply);
+      return resumer.unmet(reply, next.state);
     },
   );
 

@@ -6,13 +6,20 @@
  * registered (OIDC continues straight to the code redirect) or at a path of theirs (SAML).
  * A started sign-in is parked as an Interaction (what to do next, what the page shows, a CSRF
  * token) bound to this browser by the interaction cookie; routes.ts serves its pages.
+ *
+ * Step-up: a need for a stronger `acr` than one factor reaches is met with a second factor. After
+ * the first factor (or straight away, when the browser's session is fine but for its class) the
+ * sign-in moves to the `second` stage, which asks the account's passkey. An account without one
+ * cannot meet the need: the `unmet` stage says so and hands the request back to its protocol,
+ * which answers its client with an error; it never gets a weaker sign-in than it asked for.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken } from '../crypto/secrets.ts';
 import type { Payload } from '../storage/adapter.ts';
 import { redirect303 } from '../ui/html.ts';
-import { type AuthContext, type SignInNeed, type Unmet, unmetBy } from './auth-context.ts';
+import { AMR, type AuthContext, type SignInNeed, type Unmet, unmetBy } from './auth-context.ts';
+import { PasskeyFactor } from './passkey.ts';
 import { cookieOptions, currentSession } from './session.ts';
 
 export const INTERACTION_COOKIE = 'pqid_interaction';
@@ -21,6 +28,8 @@ export const INTERACTION_COOKIE = 'pqid_interaction';
 export interface Resumer {
   signedIn(reply: FastifyReply, auth: AuthContext, state: Payload): Promise<FastifyReply>;
   consented?(reply: FastifyReply, allowed: boolean, auth: AuthContext, state: Payload): Promise<FastifyReply>;
+  /** The user could not (or chose not to) meet the request's need: answer the client with an error. */
+  unmet?(reply: FastifyReply, state: Payload): Promise<FastifyReply>;
 }
 
 /** Where the browser goes once signed in. */
@@ -42,6 +51,8 @@ export interface LoginStart extends Display {
   next: Continuation;
   /** Prefills the username (OIDC login_hint). */
   loginHint?: string;
+  /** What the sign-in must achieve; its `acr` decides whether a second factor is asked. */
+  need?: SignInNeed;
 }
 
 export interface ConsentAsk extends Display {
@@ -63,6 +74,30 @@ export interface LoginInteraction extends InteractionBase {
   stage: 'login';
   next: Continuation;
   loginHint?: string;
+  /** Acceptable classes (SignInNeed.acr); absent: any sign-in will do. */
+  acr?: string[];
+}
+/** The first factor is done (or the session has one); the account's passkey is asked next. */
+interface SecondStage {
+  stage: 'second';
+  acr: string[];
+  accountId: string;
+  username: string;
+  /** Methods the first factor used; the passkey's are added to them. */
+  firstAmr: string[];
+}
+/** The need cannot be met by this account (it has no passkey): say so, then give up. */
+interface UnmetStage {
+  stage: 'unmet';
+  acr: string[];
+}
+/** Where a sign-in goes when its first factor did not reach the class it needs. */
+export type NextStage = SecondStage | UnmetStage;
+export interface SecondFactorInteraction extends InteractionBase, SecondStage {
+  next: Continuation;
+}
+export interface UnmetInteraction extends InteractionBase, UnmetStage {
+  next: Continuation;
 }
 export interface ConsentInteraction extends InteractionBase {
   stage: 'consent';
@@ -70,7 +105,11 @@ export interface ConsentInteraction extends InteractionBase {
   auth: AuthContext;
   scopes: string[];
 }
-export type InteractionRecord = LoginInteraction | ConsentInteraction;
+export type InteractionRecord =
+  | LoginInteraction
+  | SecondFactorInteraction
+  | UnmetInteraction
+  | ConsentInteraction;
 
 /** Only same-origin paths, so a continuation can never become an open redirect. */
 const isLocalPath = (p: string) => p.startsWith('/') && !p.startsWith('//') && !p.startsWith('/\\');
@@ -78,9 +117,12 @@ const isLocalPath = (p: string) => p.startsWith('/') && !p.startsWith('//') && !
 export class SignIn {
   readonly #ctx: IdpContext;
   readonly #resumers = new Map<string, Resumer>();
+  /** Passkeys: the factor, its credentials and ceremonies (passkey.ts). */
+  readonly passkeys: PasskeyFactor;
 
   constructor(ctx: IdpContext) {
     this.#ctx = ctx;
+    this.passkeys = new PasskeyFactor(ctx);
   }
 
   /** Register how the protocol named `name` continues; once per name. */
@@ -101,17 +143,69 @@ export class SignIn {
     return unmet ? { ok: false, unmet } : { ok: true, auth };
   }
 
-  /** Send the browser to the login page; afterwards it continues as `start.next` says. */
-  async begin(reply: FastifyReply, start: LoginStart): Promise<FastifyReply> {
+  /**
+   * Send the browser to sign in; afterwards it continues as `start.next` says. A session that
+   * meets the need in all but its class steps up with a second factor instead of starting over.
+   */
+  async begin(req: FastifyRequest, reply: FastifyReply, start: LoginStart): Promise<FastifyReply> {
     this.#checkNext(start.next);
-    return this.#park(reply, {
-      stage: 'login',
+    const acr = start.need?.acr?.length ? [...start.need.acr] : undefined;
+    const base: InteractionBase & { next: Continuation } = {
       csrf: randomToken(),
       next: start.next,
       clientName: start.clientName,
       formTargets: start.formTargets ?? [],
+    };
+    if (acr) {
+      const session = await currentSession(this.#ctx, req);
+      const now = Math.floor(Date.now() / 1000);
+      if (session && unmetBy(session, { ...start.need, acr: undefined }, now) === undefined) {
+        const next = await this.afterFactor(session, acr);
+        if (next !== 'met') return this.#park(reply, { ...base, ...next });
+      }
+    }
+    return this.#park(reply, {
+      stage: 'login',
+      ...base,
       ...(start.loginHint !== undefined ? { loginHint: start.loginHint } : {}),
+      ...(acr ? { acr } : {}),
     });
+  }
+
+  /**
+   * After a factor signed `auth` in: `met` when its class will do, else the stage to park next
+   * (without csrf and continuation): the account's passkey, or `unmet` when it has none.
+   */
+  async afterFactor(auth: AuthContext, acr: readonly string[] | undefined): Promise<'met' | NextStage> {
+    if (!acr?.length || unmetBy(auth, { acr }, auth.authTime) === undefined) return 'met';
+    const hasPasskeyAlready = auth.amr.includes(AMR.hardwareKey) || auth.amr.includes(AMR.softwareKey);
+    const account = await this.#ctx.accounts.find(auth.accountId);
+    if (account && this.passkeys.enabled && !hasPasskeyAlready) {
+      if ((await this.passkeys.passkeys.list(account.sub)).length > 0)
+        return {
+          stage: 'second',
+          acr: [...acr],
+          accountId: account.sub,
+          username: account.uid,
+          firstAmr: auth.amr,
+        };
+    }
+    return { stage: 'unmet', acr: [...acr] };
+  }
+
+  /** Park the stage after a factor, keeping the page's continuation and display. */
+  async continueWith(
+    reply: FastifyReply,
+    from: InteractionBase & { next: Continuation },
+    stage: NextStage,
+  ): Promise<FastifyReply> {
+    const base = {
+      csrf: randomToken(),
+      next: from.next,
+      clientName: from.clientName,
+      formTargets: from.formTargets,
+    };
+    return this.#park(reply, { ...base, ...stage });
   }
 
   /** Ask the signed-in user to allow `scopes`; the answer goes to the resumer's `consented`. */

@@ -16,7 +16,11 @@ button{margin-top:1.5rem;width:100%;padding:.7rem;font-size:1rem;background:#1a5
 .error{background:#fdecea;border:1px solid #b3261e;color:#8c1d18;padding:.6rem;border-radius:4px}
 .muted{color:#555;font-size:.9rem}
 button.secondary{background:#fff;color:#1a5fb4;border:1px solid #1a5fb4}
-ul.scopes{padding-left:1.2rem}`;
+ul.scopes{padding-left:1.2rem}
+.notice{background:#eef4fc;border:1px solid #1a5fb4;padding:.6rem;border-radius:4px}
+p.or{text-align:center;margin:1.2rem 0 0}
+ul.passkeys{list-style:none;padding:0}li.passkey{border-top:1px solid #ddd;padding:.8rem 0}
+li.passkey button{margin-top:.5rem;width:auto;padding:.4rem 1rem}`;
 
 /** A fixed inline script is allowed by its hash, so the CSP needs no 'unsafe-inline' for scripts. */
 export function inlineScript(code: string): { tag: string; hash: string } {
@@ -47,17 +51,20 @@ ${body}
 
 /**
  * Pages are never cached or framed. `form-action` must allow the client's redirect target too:
- * browsers apply it to the redirect that follows a form submission.
+ * browsers apply it to the redirect that follows a form submission. `scripts` are CSP sources:
+ * hashes of inline scripts, or the exact URL of a static one; `connect` lets a script fetch.
  */
 export function sendPage(
   reply: FastifyReply,
   status: number,
   html: string,
   formTargets: string[] = [],
-  scriptHashes: string[] = [],
+  scripts: string[] = [],
+  connect: string[] = [],
 ): FastifyReply {
   const formAction = ["'self'", ...formTargets].join(' ');
-  const scripts = scriptHashes.length ? `; script-src ${scriptHashes.join(' ')}` : '';
+  const scriptSrc = scripts.length ? `; script-src ${scripts.join(' ')}` : '';
+  const connectSrc = connect.length ? `; connect-src ${connect.join(' ')}` : '';
   return reply
     .code(status)
     .headers({
@@ -66,7 +73,7 @@ export function sendPage(
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${scripts}`,
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${scriptSrc}${connectSrc}`,
     })
     .send(html);
 }
