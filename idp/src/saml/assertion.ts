@@ -52,7 +52,7 @@ export function buildAssertion(a: AssertionInput): { id: string; xml: string } {
     `<saml:Subject><saml:NameID Format="${NAMEID_FORMAT[a.nameId.format]}"${nameQualifiers}>${esc(a.nameId.value)}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="${BEARER}"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${esc(a.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${instant(a.now - NOT_BEFORE_SKEW_MS)}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${esc(a.spEntityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${instant(a.authTime * 1000)}" SessionIndex="${esc(a.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>${a.authnContext}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:AuthnStatement AuthnInstant="${instant(a.authTime * 1000)}" SessionIndex="${esc(a.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>${esc(a.authnContext)}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     (attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '') +
     '</saml:Assertion>';
   return { id, xml };

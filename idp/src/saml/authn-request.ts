@@ -3,10 +3,11 @@
  * goes to (a URL the SP did not register is refused, never used), the NameID format asked for,
  * ForceAuthn and IsPassive. Responses only use HTTP-POST.
  */
+import type { Comparison, RequestedAuthnContext } from './authn-context.ts';
 import { SamlRequestError } from './bindings.ts';
 import { BINDING, NAMEID_FORMAT, type NameIdFormatName, NS, nameIdFormatName } from './constants.ts';
 import type { AcceptedRequest } from './requests.ts';
-import { attr, child } from './xml.ts';
+import { attr, child, children, text } from './xml.ts';
 
 export interface AuthnRequestInfo {
   id: string;
@@ -17,6 +18,27 @@ export interface AuthnRequestInfo {
   isPassive: boolean;
   /** Undefined: the SP's registered default. */
   nameIdFormat?: NameIdFormatName;
+  /** What the SP asks of the sign-in (saml-core §3.3.2.2.1); absent: anything will do. */
+  requestedAuthnContext?: RequestedAuthnContext;
+}
+
+const COMPARISONS: readonly Comparison[] = ['exact', 'minimum', 'maximum', 'better'];
+
+/**
+ * RequestedAuthnContext: class references only. Declaration references (AuthnContextDeclRef)
+ * name no class this provider knows, so they are kept as unknowns and cannot be met.
+ */
+function readRequestedAuthnContext(root: Parameters<typeof child>[0]): RequestedAuthnContext | undefined {
+  const rac = child(root, NS.samlp, 'RequestedAuthnContext');
+  if (!rac) return undefined;
+  const comparison = attr(rac, 'Comparison') ?? 'exact';
+  if (!(COMPARISONS as readonly string[]).includes(comparison))
+    throw new SamlRequestError('RequestedAuthnContext has an unknown Comparison.', 'invalid_request');
+  const classRefs = children(rac, NS.saml, 'AuthnContextClassRef').map((e) => text(e) ?? '');
+  const declRefs = children(rac, NS.saml, 'AuthnContextDeclRef').map((e) => `decl:${text(e) ?? ''}`);
+  if (classRefs.length + declRefs.length === 0)
+    throw new SamlRequestError('RequestedAuthnContext names no context.', 'invalid_request');
+  return { comparison: comparison as Comparison, classRefs: [...classRefs, ...declRefs] };
 }
 
 export function readAuthnRequest(req: AcceptedRequest): AuthnRequestInfo {
@@ -53,6 +75,7 @@ export function readAuthnRequest(req: AcceptedRequest): AuthnRequestInfo {
   const policy = child(root, NS.samlp, 'NameIDPolicy');
   const format = policy ? attr(policy, 'Format') : undefined;
   const nameIdFormat = format !== undefined ? nameIdFormatName(format) : undefined;
+  const requestedAuthnContext = readRequestedAuthnContext(root);
   return {
     id: req.id,
     spEntityId: sp.entityId,
@@ -61,6 +84,7 @@ export function readAuthnRequest(req: AcceptedRequest): AuthnRequestInfo {
     forceAuthn: attr(root, 'ForceAuthn') === 'true' || attr(root, 'ForceAuthn') === '1',
     isPassive: attr(root, 'IsPassive') === 'true' || attr(root, 'IsPassive') === '1',
     ...(nameIdFormat ? { nameIdFormat } : {}),
+    ...(requestedAuthnContext ? { requestedAuthnContext } : {}),
   };
 }
 

@@ -32,11 +32,17 @@ export const STATUS = {
   noPassive: 'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
   invalidNameIdPolicy: 'urn:oasis:names:tc:SAML:2.0:status:InvalidNameIDPolicy',
   requestDenied: 'urn:oasis:names:tc:SAML:2.0:status:RequestDenied',
+  noAuthnContext: 'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext',
 } as const;
 
 export const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 export const AUTHN_CONTEXT = {
+  unspecified: 'urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified',
   password: 'urn:oasis:names:tc:SAML:2.0:ac:classes:Password',
   passwordProtectedTransport: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
+  /** REFEDS Single-Factor Authentication Profile; met by an MFA sign-in too. */
+  refedsSfa: 'https://refeds.org/profile/sfa',
+  /** REFEDS Multi-Factor Authentication Profile: the de facto SAML class for MFA. */
+  refedsMfa: 'https://refeds.org/profile/mfa',
 } as const;
 export const ATTRNAME_BASIC = 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic';

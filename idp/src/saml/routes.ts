@@ -12,16 +12,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken } from '../crypto/secrets.ts';
-import type { AuthContext } from '../signin/auth-context.ts';
+import type { AuthContext, SignInNeed } from '../signin/auth-context.ts';
 import { SESSION_COOKIE } from '../signin/session.ts';
 import type { SignIn } from '../signin/sign-in.ts';
 import { outagePage } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
 import { errorPage } from '../ui/pages.ts';
+import { classRefFor, requiredClass } from './authn-context.ts';
 import { type AuthnRequestInfo, readAuthnRequest, unsupportedNameIdFormat } from './authn-request.ts';
 import { SamlRequestError, sendPostForm } from './bindings.ts';
 import { pairwiseId, SamlCertificates } from './certificates.ts';
-import { AUTHN_CONTEXT, type NameIdFormatName, STATUS } from './constants.ts';
+import { type NameIdFormatName, STATUS } from './constants.ts';
 import { samlEndpoints } from './endpoints.ts';
 import { MetadataCache } from './metadata.ts';
 import { acceptSpRequest, type IncomingMessage } from './requests.ts';
@@ -135,7 +136,20 @@ export async function samlRoutes(
         STATUS.invalidNameIdPolicy,
         'The requested NameID format is not supported.',
       );
-    const session = await signIn.check(req, { reauthenticate: info.forceAuthn });
+    const acr = requiredClass(info.requestedAuthnContext);
+    if (acr === 'impossible')
+      return status(
+        reply,
+        sp,
+        info,
+        STATUS.noAuthnContext,
+        'The requested authentication context is not supported.',
+      );
+    const need: SignInNeed = {
+      reauthenticate: info.forceAuthn,
+      ...(acr !== undefined ? { acr: [acr] } : {}),
+    };
+    const session = await signIn.check(req, need);
     if (session.ok) return login(req, reply, sp, info, session.auth);
     if (info.isPassive) return status(reply, sp, info, STATUS.noPassive);
     const uid = randomToken(16);
@@ -144,6 +158,7 @@ export async function samlRoutes(
     return signIn.begin(req, reply, {
       next: { returnTo: `${prefix}/saml/continue/${uid}` },
       clientName: sp.name ?? sp.entityId,
+      need,
     });
   }
 
@@ -162,20 +177,30 @@ export async function samlRoutes(
     async (req, reply) => {
       const key = `saml:${req.params.uid}`;
       const record = (await pending.find(key)) as PendingSso | undefined;
-      const session = await signIn.check(
-        req,
-        record?.forceAuthn ? { authenticatedSince: record.createdAt } : {},
-      );
+      const acr = requiredClass(record?.requestedAuthnContext);
+      const session = await signIn.check(req, {
+        ...(record?.forceAuthn ? { authenticatedSince: record.createdAt } : {}),
+        ...(acr !== undefined && acr !== 'impossible' ? { acr: [acr] } : {}),
+      });
       if (!record || (!session.ok && session.unmet === 'session') || !(await pending.consume(key)))
         throw new SamlRequestError(
           'This sign-in has expired. Go back to the application and start again.',
           'expired',
         );
-      if (!session.ok) throw new SamlRequestError('A fresh sign-in was required.', 'login_required');
       const sp = await sps.find(record.spEntityId);
       // Re-checked: the registration may have changed while the user was signing in.
       if (!sp?.acsUrls.includes(record.acsUrl))
         throw new SamlRequestError('The application is no longer registered.', 'unknown_sp');
+      // The user could not reach the class the SP asked for: the SP hears it, as SAML says.
+      if (!session.ok && session.unmet === 'acr')
+        return status(
+          reply,
+          sp,
+          record,
+          STATUS.noAuthnContext,
+          'The requested authentication context was not met.',
+        );
+      if (!session.ok) throw new SamlRequestError('A fresh sign-in was required.', 'login_required');
       return login(req, reply, sp, record, session.auth);
     },
   );
@@ -204,6 +229,20 @@ export async function samlRoutes(
     const value = nameIdFor(format, account, sp, await certs.pairwiseSalt());
     if (value === undefined)
       return status(reply, sp, info, STATUS.invalidNameIdPolicy, 'No value for the requested NameID format.');
+    // What the sign-in really was, in the terms the SP asked for (authn-context.ts).
+    const authnContext = classRefFor(
+      session,
+      info.requestedAuthnContext,
+      ctx.config.issuer.startsWith('https:'),
+    );
+    if (authnContext === undefined)
+      return status(
+        reply,
+        sp,
+        info,
+        STATUS.noAuthnContext,
+        'The requested authentication context was not met.',
+      );
     const signer = await certs.signer(sp.signatureAlgorithm);
     const cookie = req.cookies[SESSION_COOKIE] ?? '';
     const xml = await signedLoginResponse(
@@ -217,9 +256,7 @@ export async function samlRoutes(
         authTime: session.authTime,
         // Derived from the session and the SP: what authenticates this SP's unsigned LogoutRequest.
         sessionIndex: sessionIndexFor(cookie, sp.entityId),
-        authnContext: ctx.config.issuer.startsWith('https:')
-          ? AUTHN_CONTEXT.passwordProtectedTransport
-          : AUTHN_CONTEXT.password,
+        authnContext,
         now: Date.now(),
         lifetime: ctx.config.saml.assertionLifetime,
       },
