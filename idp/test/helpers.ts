@@ -25,9 +25,10 @@ export function testConfig(dataDir: string, overrides: LoadConfigOptions['overri
 export async function startTestIdp(
   overrides: LoadConfigOptions['overrides'] = {},
   env: Record<string, string> = { PQID_KEK: KEK },
+  opts: { logStream?: { write(msg: string): void } } = {},
 ) {
   const { dir, cleanup } = tempDir();
-  const idp = await createIdp(testConfig(dir, overrides), { env, warn: () => {} });
+  const idp = await createIdp(testConfig(dir, overrides), { env, warn: () => {}, ...opts });
   return {
     idp,
     dir,

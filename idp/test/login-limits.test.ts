@@ -1,4 +1,5 @@
 /** Brute-force protection of the login form: per account, per address, nothing about existence. */
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addressKey,
@@ -7,6 +8,19 @@ import {
   LoginLimiter,
 } from '../src/security/login-limiter.ts';
 import { cookieHeader, DEMO_REDIRECT, pkce, startTestIdp } from './helpers.ts';
+import {
+  csrfOf,
+  Jar,
+  ORIGIN,
+  openInteraction,
+  passkey,
+  password,
+  postJson,
+  registerPasskey,
+  signInToAccount,
+  startSignIn,
+} from './passkey-helpers.ts';
+import { SoftAuthenticator, type Tamper } from './webauthn-authenticator.ts';
 
 const limits = { window: 60, maxFailuresPerAccount: 3, maxFailuresPerAddress: 10 };
 
@@ -128,5 +142,140 @@ describe('login form under brute force (inject)', () => {
       b.push(summary(await unknown('no-such-user', 'nope')));
     }
     expect(b).toEqual(a);
+  });
+});
+
+describe('LoginLimiter: the steps of a multi-step ceremony', () => {
+  it('lockedFor, fail and succeed spend the same budgets as attempt; no username means the address only', async () => {
+    let now = 5_000_000;
+    const l = new LoginLimiter(limits, { now: () => now });
+    const who = { username: 'carol', address: '192.0.2.9' };
+    await l.fail(who);
+    await l.attempt(who, async () => undefined);
+    expect(await l.lockedFor(who)).toBe(0);
+    await l.fail(who);
+    expect(await l.lockedFor(who)).toBe(60);
+    expect(await l.attempt(who, async () => ({ sub: 'c' }))).toMatchObject({ locked: true });
+    // Without a username only the address counts: an unknown credential locks nobody's account.
+    for (let i = 0; i < 10; i++) await l.fail({ address: '198.51.100.9' });
+    expect(await l.lockedFor({ address: '198.51.100.9' })).toBe(60);
+    expect(await l.lockedFor({ username: 'dave', address: '198.51.100.10' })).toBe(0);
+    now += 60_000;
+    expect(await l.lockedFor(who)).toBe(0);
+    await l.fail(who);
+    await l.fail(who);
+    await l.succeed(who);
+    expect(await l.lockedFor(who)).toBe(0);
+  });
+});
+
+describe('passkey ceremonies under brute force (inject)', () => {
+  let t: Awaited<ReturnType<typeof startTestIdp>>;
+  beforeAll(async () => {
+    t = await startTestIdp({
+      loginLimits: { window: 60, maxFailuresPerAccount: 3, maxFailuresPerAddress: 8 },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  const authorizeUrl = () =>
+    `/authorize?${new URLSearchParams({
+      client_id: 'demo-client',
+      redirect_uri: DEMO_REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    })}`;
+
+  async function userWithPasskey(username: string) {
+    await t.idp.ctx.accounts.create({ username, password: `pw ${username}` });
+    const jar = new Jar();
+    await signInToAccount(t.idp.app, jar, username, `pw ${username}`);
+    const authenticator = new SoftAuthenticator({ origin: ORIGIN });
+    expect((await registerPasskey(t.idp.app, jar, authenticator, 'ML-DSA-44')).statusCode).toBe(303);
+    return authenticator;
+  }
+
+  it('failed assertions lock the account: for passkeys and for its password alike', async () => {
+    const authenticator = await userWithPasskey('erin');
+    const app = t.idp.app;
+    const attempt = async (tamper: Tamper = {}) => {
+      const jar = new Jar();
+      return passkey(app, jar, await startSignIn(app, jar, authorizeUrl()), authenticator, tamper);
+    };
+    for (let i = 0; i < 3; i++) expect((await attempt({ badSignature: true })).statusCode).toBe(401);
+    const locked = await attempt();
+    expect(locked.statusCode).toBe(429);
+    expect(locked.headers['retry-after']).toBe('60');
+    expect(locked.body).toContain(LOCKED_LOGIN_ERROR);
+    // The password of the same account is locked by the same count.
+    const jar = new Jar();
+    const pw = await password(app, jar, await startSignIn(app, jar, authorizeUrl()), 'erin', 'pw erin');
+    expect(pw.statusCode).toBe(429);
+  });
+
+  it('failed passwords lock the passkey too, and the second-factor options are refused', async () => {
+    const authenticator = await userWithPasskey('frank');
+    const app = t.idp.app;
+    const jar = new Jar();
+    const page = await startSignIn(app, jar, `${authorizeUrl()}&acr_values=urn:pqid:acr:mfa`);
+    // A right password first (the second-factor stage), then three wrong ones elsewhere.
+    const afterPassword = await password(app, jar, page, 'frank', 'pw frank');
+    const second = await openInteraction(app, jar, afterPassword.headers.location as string);
+    for (let i = 0; i < 3; i++) {
+      const j = new Jar();
+      expect(
+        (await password(app, j, await startSignIn(app, j, authorizeUrl()), 'frank', 'wrong')).statusCode,
+      ).toBe(401);
+    }
+    const options = await postJson(app, jar, `${second.url}/passkey/options`, { csrf: second.csrf });
+    expect(options.statusCode).toBe(429);
+    expect(options.json()).toEqual({ error: 'locked' });
+    const j = new Jar();
+    expect((await passkey(app, j, await startSignIn(app, j, authorizeUrl()), authenticator)).statusCode).toBe(
+      429,
+    );
+  });
+
+  it('unknown credentials from one address lock that address: no challenge, no verification', async () => {
+    const app = t.idp.app;
+    const stranger = new SoftAuthenticator({ origin: ORIGIN });
+    // A credential this IdP never registered (made against a throw-away options object).
+    await stranger.create(
+      { rp: { id: 'localhost' }, user: { id: 'eA' }, challenge: 'AAAA', pubKeyCredParams: [{ alg: -48 }] },
+      'ML-DSA-44',
+    );
+    const address = '203.0.113.77';
+    const inject = (o: InjectOptions) => app.inject({ ...o, remoteAddress: address });
+    let last = 0;
+    for (let i = 0; i < 9; i++) {
+      const jar = new Jar();
+      const r1 = jar.take(await inject({ method: 'GET', url: authorizeUrl() }));
+      const page = jar.take(
+        await inject({ method: 'GET', url: r1.headers.location as string, headers: { cookie: jar.header } }),
+      );
+      const uid = (r1.headers.location as string).split('/').pop();
+      const csrf = csrfOf(page.body);
+      const options = jar.take(
+        await inject({
+          method: 'POST',
+          url: `/interaction/${uid}/passkey/options`,
+          headers: { cookie: jar.header, 'content-type': 'application/json' },
+          payload: JSON.stringify({ csrf }),
+        }),
+      );
+      last = options.statusCode;
+      if (last === 429) break;
+      const credential = JSON.stringify(await stranger.get(options.json()));
+      const r = await inject({
+        method: 'POST',
+        url: `/interaction/${uid}/passkey`,
+        headers: { cookie: jar.header, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ csrf, credential }).toString(),
+      });
+      expect(r.statusCode).toBe(401);
+    }
+    expect(last).toBe(429);
   });
 });

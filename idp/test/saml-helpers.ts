@@ -25,15 +25,23 @@ export function authnRequestXml(
     destination?: string | null;
     /** Extra content at the end of the request (shape tests). */
     padding?: string;
+    /** RequestedAuthnContext: class references, and Comparison (absent: the attribute is left out). */
+    authnContext?: { classRefs: string[]; comparison?: string };
   } = {},
 ): string {
   const acs = o.acs === undefined ? SP_ACS : o.acs;
   const destination = o.destination === undefined ? IDP_SSO : o.destination;
+  const rac = o.authnContext
+    ? `<samlp:RequestedAuthnContext${o.authnContext.comparison ? ` Comparison="${o.authnContext.comparison}"` : ''}>${o.authnContext.classRefs
+        .map((r) => `<saml:AuthnContextClassRef>${r}</saml:AuthnContextClassRef>`)
+        .join('')}</samlp:RequestedAuthnContext>`
+    : '';
   return (
     `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? reqId()}" Version="2.0" IssueInstant="${o.instant ?? isoNow()}"${destination === null ? '' : ` Destination="${destination}"`} ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"` +
     `${acs ? ` AssertionConsumerServiceURL="${acs}"` : ''}${o.forceAuthn ? ' ForceAuthn="true"' : ''}${o.isPassive ? ' IsPassive="true"' : ''}>` +
     `<saml:Issuer>${o.issuer ?? SP_ENTITY}</saml:Issuer>` +
     (o.format ? `<samlp:NameIDPolicy Format="${o.format}" AllowCreate="true"/>` : '') +
+    rac +
     (o.padding ?? '') +
     '</samlp:AuthnRequest>'
   );
