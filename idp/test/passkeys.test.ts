@@ -17,6 +17,7 @@ import {
   get,
   Jar,
   ORIGIN,
+  openInteraction,
   passkey,
   password,
   postForm,
@@ -195,13 +196,13 @@ describe('registration and passwordless sign-in, every algorithm', () => {
       { name: ` Laptop\u0007 <b>${'x'.repeat(80)}` },
     );
     expect((await stored(user.sub))[0]?.payload.name).toBe(`Laptop <b>${'x'.repeat(54)}`);
-    // Managing passkeys now takes the passkey: sign in with it to see the page.
-    const page = await startSignIn(app, jar, '/account');
-    expect(page.html).toContain('Confirm with your passkey');
-    expect((await passkey(app, jar, page, authenticator)).headers.location).toBe('/account');
+    // The page shows it; adding or removing another now takes the passkey.
     const account = await get(app, jar, '/account');
     expect(account.body).toContain('Laptop &lt;b&gt;');
     expect(account.body).toContain('ML-DSA-44 · synced');
+    expect(account.body).toContain('Confirm with a passkey');
+    expect(account.body).not.toContain('data-passkey="create"');
+    expect(account.body).not.toContain('/account/passkeys/remove');
   });
 
   it('offers exactly the configured algorithms, ML-DSA first, with the challenge lifetime as timeout', async () => {
@@ -418,9 +419,7 @@ describe('signature counters', () => {
     expect(record?.payload).toMatchObject({ counter: 2, counterRegressionAt: expect.any(Number) });
     expect((await attempt({ counter: 1 })).statusCode).toBe(401);
     expect((await attempt({ counter: 3 })).statusCode).toBe(303);
-    // The account page tells the user. (Managing passkeys needs this passkey now: sign in with it.)
-    const page = await startSignIn(app, jar, '/account');
-    expect((await passkey(app, jar, page, authenticator, { counter: 4 })).headers.location).toBe('/account');
+    // The account page tells the user.
     expect((await get(app, jar, '/account')).body).toContain('its signature counter went backwards');
 
     const counterless = await userWithPasskey('ML-DSA-44', { origin: ORIGIN, counter: false });
@@ -583,23 +582,33 @@ describe('the account page', () => {
     const jar = new Jar();
     const page = await startSignIn(app, jar, '/account');
     const afterPassword = await password(app, jar, page, user.uid, user.password);
-    // The password was right (a session exists) but it is not enough here: the account page
-    // sends the browser on to the second factor, for this account, without the password again.
+    // The password was right (a session exists), and shows the page, but is not enough to
+    // manage passkeys.
     expect(afterPassword.headers.location).toBe('/account');
     expect(jar.cookies.has(SESSION_COOKIE)).toBe(true);
-    const second = await startSignIn(app, jar, '/account');
+    const shown = await get(app, jar, '/account');
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('To add or remove passkeys, confirm it is you');
+    // Without the passkey nothing can be managed: options and posts are refused.
+    const csrf = csrfOf(shown.body);
+    expect((await postJson(app, jar, '/account/passkeys/options', { csrf })).statusCode).toBe(401);
+    const id = authenticator.credential().b64;
+    expect((await postForm(app, jar, '/account/passkeys/remove', { csrf, id })).headers.location).toBe(
+      '/account',
+    );
+    expect(await stored(user.sub)).toHaveLength(1);
+    // Confirming goes straight to the passkey, for this account, without the password again.
+    const confirm = await postForm(app, jar, '/account/confirm', { csrf });
+    expect(confirm.headers.location).toMatch(/^\/interaction\//);
+    const second = await openInteraction(app, jar, confirm.headers.location as string);
     expect(second.html).toContain('Confirm with your passkey');
     expect(second.html).toContain(`signing in as <strong>${user.uid}</strong>`);
     expect(second.html).not.toContain('name="password"');
-    // Without the passkey nothing can be managed: options and posts are refused.
-    const csrf = createHash('sha256')
-      .update(`pqid-account-csrf\0${jar.cookies.get(SESSION_COOKIE)}`)
-      .digest('base64url');
-    expect((await postJson(app, jar, '/account/passkeys/options', { csrf })).statusCode).toBe(401);
     const r = await passkey(app, jar, second, authenticator);
-    expect(r.statusCode).toBe(303);
     expect(r.headers.location).toBe('/account');
-    expect((await get(app, jar, '/account')).statusCode).toBe(200);
+    const managed = await get(app, jar, '/account');
+    expect(managed.body).toContain('data-passkey="create"');
+    expect(managed.body).not.toContain('Confirm with a passkey');
   });
 
   it('removes a passkey (which then signs in no more), never another account’s, never without CSRF', async () => {

@@ -176,6 +176,22 @@ const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest();
 const b64u = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 const AAGUID = Buffer.from('7071696474657374736f667461757468', 'hex'); // "pqidtestsoftauth"
 
+/** The JSON creation options the server sends (the members the authenticator reads). */
+export interface CreationOptions {
+  rp: { id?: string };
+  user: { id: string };
+  challenge: string;
+  pubKeyCredParams: Array<{ alg: number }>;
+  excludeCredentials?: Array<{ id: string }>;
+}
+
+/** The JSON request options the server sends (the members the authenticator reads). */
+export interface RequestOptions {
+  rpId?: string;
+  challenge: string;
+  allowCredentials?: Array<{ id: string }>;
+}
+
 export class SoftAuthenticator {
   readonly credentials: SoftCredential[] = [];
   readonly #o: Required<SoftAuthenticatorOptions>;
@@ -212,17 +228,7 @@ export class SoftAuthenticator {
   }
 
   /** navigator.credentials.create() for these (JSON) creation options. */
-  async create(
-    options: {
-      rp: { id?: string };
-      user: { id: string };
-      challenge: string;
-      pubKeyCredParams: Array<{ alg: number }>;
-      excludeCredentials?: Array<{ id: string }>;
-    },
-    alg: SoftAlg,
-    t: Tamper = {},
-  ) {
+  async create(options: CreationOptions, alg: SoftAlg, t: Tamper = {}) {
     if (!options.pubKeyCredParams.some((p) => p.alg === COSE[alg]) && t.cose === undefined)
       throw new Error(`the server did not offer ${alg}`);
     const rpId = options.rp.id as string;
@@ -281,11 +287,7 @@ export class SoftAuthenticator {
   }
 
   /** navigator.credentials.get() for these (JSON) request options. */
-  async get(
-    options: { rpId?: string; challenge: string; allowCredentials?: Array<{ id: string }> },
-    t: Tamper = {},
-    which?: SoftCredential,
-  ) {
+  async get(options: RequestOptions, t: Tamper = {}, which?: SoftCredential) {
     const allowed = options.allowCredentials?.length
       ? this.credentials.filter((c) => options.allowCredentials?.some((a) => a.id === b64u(c.id)))
       : this.credentials.filter((c) => c.rpId === options.rpId);

@@ -1,14 +1,16 @@
 /**
  * The account page, where a signed-in user manages their passkeys:
  *   GET  /account                     the page (signs in first when needed)
+ *   POST /account/confirm             step up to manage passkeys (the passkey, after a password)
  *   POST /account/passkeys/options    WebAuthn creation options (JSON, for passkey.js)
  *   POST /account/passkeys            register the passkey the browser created
  *   POST /account/passkeys/remove     remove one
- * Managing passkeys needs a recent sign-in (passkeys.manageMaxAge), and once the account has a
- * passkey, one with it (acr mfa): a stolen password alone can neither add a passkey an attacker
- * holds nor remove the user's. The first passkey of an account is protected by the password
- * only, as there is nothing stronger yet. The CSRF token is a digest of the session cookie, so
- * only a page served to this browser's session can post here.
+ * The page needs a recent sign-in (passkeys.manageMaxAge). Managing passkeys also needs, once the
+ * account has one, a sign-in with it (acr mfa): a stolen password alone can neither add a
+ * passkey an attacker holds nor remove the user's; such a session sees the list and a button to
+ * confirm with the passkey. The first passkey of an account is protected by the password only, as
+ * there is nothing stronger yet. The CSRF token is a digest of the session cookie, so only a page
+ * served to this browser's session can post here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
@@ -47,32 +49,36 @@ export async function accountRoutes(
   const factor = signIn.passkeys;
   app.setErrorHandler(pageErrorHandler('account page failure'));
 
-  /** The session and account when they may manage passkeys; else the need they must meet. */
+  /**
+   * The session and account when the page may be shown (a recent sign-in), whether they may
+   * manage passkeys, and the need that managing them takes; or only that need.
+   */
   async function who(
     req: FastifyRequest,
   ): Promise<
-    { ok: true; auth: AuthContext; account: Account; csrf: string } | { ok: false; need: SignInNeed }
+    | { ok: true; auth: AuthContext; account: Account; csrf: string; manage: boolean; need: SignInNeed }
+    | { ok: false; need: SignInNeed }
   > {
     const auth = await currentSession(ctx, req);
     const account = auth ? await ctx.accounts.find(auth.accountId) : undefined;
     const hasPasskey = account ? (await factor.passkeys.list(account.sub)).length > 0 : false;
-    const need: SignInNeed = {
-      maxAge: ctx.config.passkeys.manageMaxAge,
-      acr: [hasPasskey ? ACR.multiFactor : ACR.oneFactor],
-    };
+    const maxAge = ctx.config.passkeys.manageMaxAge;
+    const need: SignInNeed = { maxAge, acr: [hasPasskey ? ACR.multiFactor : ACR.oneFactor] };
     const cookie = req.cookies[SESSION_COOKIE];
-    if (!auth || !account || !cookie || unmetBy(auth, need, Math.floor(Date.now() / 1000)) !== undefined)
+    const now = Math.floor(Date.now() / 1000);
+    if (!auth || !account || !cookie || unmetBy(auth, { maxAge }, now) !== undefined)
       return { ok: false, need };
-    return { ok: true, auth, account, csrf: csrfFor(cookie) };
+    const manage = unmetBy(auth, need, now) === undefined;
+    return { ok: true, auth, account, csrf: csrfFor(cookie), manage, need };
   }
 
   async function render(
     reply: FastifyReply,
-    account: Account,
-    csrf: string,
+    w: { account: Account; csrf: string; manage: boolean },
     status: number,
     notes: { message?: string; error?: string } = {},
   ) {
+    const { account, csrf } = w;
     const passkeys = await factor.passkeys.list(account.sub);
     const html = accountPage({
       username: account.uid,
@@ -86,15 +92,15 @@ export async function accountRoutes(
         ...(p.lastUsedAt !== undefined ? { lastUsedAt: p.lastUsedAt } : {}),
         ...(p.counterRegressionAt !== undefined ? { counterRegressionAt: p.counterRegressionAt } : {}),
       })),
-      ...(factor.enabled
+      ...(factor.enabled && w.manage
         ? {
             register: { options: `${home}/passkeys/options`, action: `${home}/passkeys`, script: script.src },
           }
         : {}),
-      remove: `${home}/passkeys/remove`,
+      ...(w.manage ? { remove: `${home}/passkeys/remove` } : { confirm: `${home}/confirm` }),
       ...notes,
     });
-    return factor.enabled
+    return factor.enabled && w.manage
       ? sendPage(reply, status, html, [], [script.csp], ["'self'"])
       : sendPage(reply, status, html);
   }
@@ -111,7 +117,30 @@ export async function accountRoutes(
           need: w.need,
         });
       const message = req.query.done ? MESSAGES[req.query.done] : undefined;
-      return render(reply, w.account, w.csrf, 200, message ? { message } : {});
+      return render(reply, w, 200, message ? { message } : {});
+    },
+  );
+
+  app.post<{ Body: { csrf: string } }>(
+    '/account/confirm',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['csrf'],
+          properties: { csrf: { type: 'string', maxLength: 256 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      const w = await who(req);
+      if (w.ok && !safeEqual(req.body.csrf, w.csrf)) return redirect303(reply, home);
+      if (w.ok && w.manage) return redirect303(reply, home);
+      return signIn.begin(req, reply, {
+        next: { returnTo: home },
+        clientName: 'your pqid account',
+        need: w.need,
+      });
     },
   );
 
@@ -129,7 +158,7 @@ export async function accountRoutes(
     async (req, reply) => {
       const w = await who(req);
       if (!factor.enabled) return reply.code(404).send({ error: 'not_found' });
-      if (!w.ok) return reply.code(401).send({ error: 'login_required' });
+      if (!w.ok || !w.manage) return reply.code(401).send({ error: 'login_required' });
       if (!safeEqual(req.body.csrf, w.csrf)) return reply.code(403).send({ error: 'csrf' });
       const result = await factor.registrationOptions(w.account, req.ip);
       if (!result.ok)
@@ -143,7 +172,7 @@ export async function accountRoutes(
     { schema: { body: credentialBodySchema } },
     async (req, reply) => {
       const w = await who(req);
-      if (!factor.enabled || !w.ok) return redirect303(reply, home);
+      if (!factor.enabled || !w.ok || !w.manage) return redirect303(reply, home);
       if (!safeEqual(req.body.csrf, w.csrf)) return redirect303(reply, home);
       const result = await factor.register(
         w.account,
@@ -152,7 +181,7 @@ export async function accountRoutes(
         req.log,
       );
       if (result.ok) return redirect303(reply, `${home}?done=added`);
-      return render(reply, w.account, w.csrf, 400, {
+      return render(reply, w, 400, {
         error: ERRORS[result.code] ?? 'The passkey could not be added. Try again.',
       });
     },
@@ -171,7 +200,7 @@ export async function accountRoutes(
     },
     async (req, reply) => {
       const w = await who(req);
-      if (!w.ok || !safeEqual(req.body.csrf, w.csrf)) return redirect303(reply, home);
+      if (!w.ok || !w.manage || !safeEqual(req.body.csrf, w.csrf)) return redirect303(reply, home);
       const removed = await factor.passkeys.remove(w.account.sub, req.body.id);
       if (removed) req.log.info('passkey removed');
       return redirect303(reply, removed ? `${home}?done=removed` : home);

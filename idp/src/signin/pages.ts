@@ -158,9 +158,12 @@ export interface AccountPageInput {
   username: string;
   csrf: string;
   passkeys: AccountPasskey[];
-  /** Absent when passkeys are turned off. */
+  /** Absent when passkeys are turned off, or the session may not manage them. */
   register?: PasskeyForm;
-  remove: string;
+  /** Where removals post; absent when the session may not manage passkeys. */
+  remove?: string;
+  /** Where to step up to manage passkeys (a session whose sign-in did not use one). */
+  confirm?: string;
   message?: string;
   error?: string;
 }
@@ -174,11 +177,15 @@ export function accountPage(input: AccountPageInput): string {
 <strong>${escapeHtml(p.name)}</strong><br>
 <span class="muted">${escapeHtml(p.algorithm)} · ${p.synced ? 'synced (may be on several devices)' : 'on one device'} · added ${day(p.createdAt)}${p.lastUsedAt ? ` · last used ${day(p.lastUsedAt)}` : ''}</span>
 ${p.counterRegressionAt ? `<p class="error">On ${day(p.counterRegressionAt)} this passkey was refused: its signature counter went backwards, which happens when an authenticator has been copied. Remove it unless you know why.</p>` : ''}
-<form method="post" action="${escapeHtml(input.remove)}">
+${
+  input.remove
+    ? `<form method="post" action="${escapeHtml(input.remove)}">
 <input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
 <input type="hidden" name="id" value="${escapeHtml(p.id)}">
 <button type="submit" class="secondary" aria-label="Remove ${escapeHtml(p.name)}">Remove</button>
-</form>
+</form>`
+    : ''
+}
 </li>`,
     )
     .join('\n');
@@ -192,6 +199,13 @@ ${p.counterRegressionAt ? `<p class="error">On ${day(p.counterRegressionAt)} thi
       )}
 <noscript><p class="notice">Adding a passkey needs JavaScript.</p></noscript>`
     : '';
+  const confirm = input.confirm
+    ? `<form method="post" action="${escapeHtml(input.confirm)}">
+<input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
+<p class="notice">To add or remove passkeys, confirm it is you with one of your passkeys.</p>
+<button type="submit">Confirm with a passkey</button>
+</form>`
+    : '';
   return layout(
     'Your account',
     `<h1>Your account</h1>
@@ -199,6 +213,6 @@ ${p.counterRegressionAt ? `<p class="error">On ${day(p.counterRegressionAt)} thi
 ${input.message ? `<p class="notice" role="status">${escapeHtml(input.message)}</p>` : ''}${alert(input.error)}
 <h2>Passkeys</h2>
 ${rows ? `<ul class="passkeys">\n${rows}\n</ul>` : '<p>You have no passkeys yet. A passkey lets you sign in without a password, or confirm a sign-in as a second factor.</p>'}
-${register}`,
+${register}${confirm}`,
   );
 }
