@@ -9,7 +9,9 @@
  *            chunkCookie() from @pqid/jose and re-joined with joinCookieChunks(); the RP keeps
  *            no state and re-verifies the token's ML-DSA signature on every request.
  *
- * Pick one per login: /login?store=session or /login?store=cookie.
+ * Pick one per login: /login?store=session or /login?store=cookie. Add &acr=mfa to demand two
+ * factors (acr_values=urn:pqid:acr:mfa): the IdP then asks for a passkey after the password, and
+ * this RP checks the ID token's `acr` before it accepts the login.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -32,6 +34,9 @@ import * as oidc from 'openid-client';
  * @typedef {{ idToken: string, claims: Record<string, unknown>, accessToken: string,
  *             userinfo: Record<string, unknown> }} Session
  */
+
+/** The class of a two-factor sign-in at pqid (its discovery lists acr_values_supported). */
+export const ACR_MFA = 'urn:pqid:acr:mfa';
 
 const SESSION_COOKIE = 'rp_sid';
 const TX_COOKIE = 'rp_tx';
@@ -80,7 +85,7 @@ export async function createRp(opts) {
 
   /** @type {Map<string, Session>} server-side sessions (use a real store in production) */
   const sessions = new Map();
-  /** @type {Map<string, { verifier: string, state: string, nonce: string, store: string }>} */
+  /** @type {Map<string, { verifier: string, state: string, nonce: string, store: string, acr?: string }>} */
   const transactions = new Map();
 
   let baseUrl = opts.baseUrl ?? '';
@@ -149,7 +154,8 @@ export async function createRp(opts) {
               'pqid example RP',
               `<h1>pqid example relying party</h1><p>Not signed in.</p>
 <p><a class="button" id="login-session" href="/login?store=session">Log in (server-side session)</a>
-<a class="button" id="login-cookie" href="/login?store=cookie">Log in (chunked cookies)</a></p>`,
+<a class="button" id="login-cookie" href="/login?store=cookie">Log in (chunked cookies)</a>
+<a class="button" id="login-mfa" href="/login?store=session&amp;acr=mfa">Log in with two factors</a></p>`,
             ),
           );
         const header = JSON.parse(Buffer.from(who.idToken.split('.')[0] ?? '', 'base64url').toString());
@@ -165,6 +171,9 @@ export async function createRp(opts) {
 <tr><th>ID token size</th><td id="size">${size.bytes.token} bytes (signature ${size.bytes.signatureRaw} bytes)</td></tr>
 <tr><th>fits one cookie?</th><td>${size.fits.cookie.fits ? 'yes' : `no: ${size.fits.cookie.bytes} &gt; ${size.fits.cookie.limit} bytes`}</td></tr>
 <tr><th>held in</th><td id="held-in">${esc(who.heldIn)}</td></tr>
+<tr><th>authentication class (acr)</th><td id="acr">${esc(who.claims.acr ?? '(none)')}</td></tr>
+<tr><th>methods (amr)</th><td id="amr">${esc(Array.isArray(who.claims.amr) ? who.claims.amr.join(' ') : '(none)')}</td></tr>
+<tr><th>signed in at (auth_time)</th><td id="auth-time">${typeof who.claims.auth_time === 'number' ? new Date(who.claims.auth_time * 1000).toISOString() : '(none)'}</td></tr>
 </table>
 <h2>ID token claims</h2><pre id="claims">${esc(JSON.stringify(who.claims, null, 2))}</pre>
 <p><a class="button" href="/logout">Log out of this app</a></p>`,
@@ -176,8 +185,15 @@ export async function createRp(opts) {
         const store = url.searchParams.get('store') ?? defaultStore;
         if (store !== 'session' && store !== 'cookie')
           return send(400, page('Bad request', '<p>store must be session or cookie</p>'));
+        const mfa = url.searchParams.get('acr') === 'mfa';
         const verifier = oidc.randomPKCECodeVerifier();
-        const tx = { verifier, state: oidc.randomState(), nonce: oidc.randomNonce(), store };
+        const tx = {
+          verifier,
+          state: oidc.randomState(),
+          nonce: oidc.randomNonce(),
+          store,
+          ...(mfa ? { acr: ACR_MFA } : {}),
+        };
         const txId = randomBytes(32).toString('base64url');
         transactions.set(txId, tx);
         setTimeout(() => transactions.delete(txId), 600_000).unref();
@@ -188,6 +204,7 @@ export async function createRp(opts) {
           code_challenge_method: 'S256',
           state: tx.state,
           nonce: tx.nonce,
+          ...(tx.acr ? { acr_values: tx.acr } : {}),
         });
         return redirect(authUrl.href, [`${TX_COOKIE}=${txId}${attrs()}; Max-Age=600`]);
       }
@@ -201,17 +218,43 @@ export async function createRp(opts) {
             page('Login expired', '<p>No login in progress. <a href="/">Start again</a>.</p>'),
           );
         transactions.delete(txId);
+        const clearTx = expire(TX_COOKIE);
         // Validates state, iss (RFC 9207), the code exchange with PKCE, and the ID token:
         // signature (ML-DSA via the IdP's JWKS), iss, aud, exp, nonce.
-        const tokens = await oidc.authorizationCodeGrant(config, url, {
-          pkceCodeVerifier: tx.verifier,
-          expectedState: tx.state,
-          expectedNonce: tx.nonce,
-          idTokenExpected: true,
-        });
+        let tokens;
+        try {
+          tokens = await oidc.authorizationCodeGrant(config, url, {
+            pkceCodeVerifier: tx.verifier,
+            expectedState: tx.state,
+            expectedNonce: tx.nonce,
+            idTokenExpected: true,
+          });
+        } catch (e) {
+          // An error the IdP sent back (after openid-client checked state and iss), e.g.
+          // unmet_authentication_requirements when two factors were demanded and not given.
+          if (e instanceof oidc.AuthorizationResponseError)
+            return send(
+              403,
+              page(
+                'Not signed in',
+                `<p id="login-error">The IdP answered <code>${esc(e.error)}</code>. <a href="/">Start again</a>.</p>`,
+              ),
+              [clearTx],
+            );
+          throw e;
+        }
         const idToken = /** @type {string} */ (tokens.id_token);
         const claims = /** @type {Record<string, unknown>} */ (tokens.claims());
-        const clearTx = expire(TX_COOKIE);
+        // acr_values is only a request: the RP itself checks the class it demanded.
+        if (tx.acr && claims.acr !== tx.acr)
+          return send(
+            403,
+            page(
+              'Not signed in',
+              `<p id="login-error">Two factors were required; the ID token says <code>${esc(claims.acr)}</code>.</p>`,
+            ),
+            [clearTx],
+          );
         if (tx.store === 'session') {
           // Profile claims live at userinfo (the IdP keeps PQ ID tokens minimal).
           const userinfo = await oidc.fetchUserInfo(

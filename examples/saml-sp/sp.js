@@ -34,6 +34,8 @@ const esc = (s) =>
  * @param {string} o.idpCert        PEM of the IdP signing certificate this SP trusts (pinned)
  * @param {boolean} [o.pq=true]     accept ML-DSA (installs the @pqid/xmldsig integration)
  * @param {{privateKey: string, certificate: string}} [o.requestSigning]  RSA key to sign AuthnRequests
+ * @param {{classRefs: string[], comparison?: 'exact' | 'minimum' | 'maximum' | 'better'}} [o.authnContext]
+ *        send a RequestedAuthnContext, e.g. REFEDS MFA (https://refeds.org/profile/mfa) at minimum
  * @param {string} [o.sessionSecret]
  */
 export function createSp(o) {
@@ -58,17 +60,26 @@ export function createSp(o) {
     entryPoint: o.idpSsoUrl,
     logoutUrl: o.idpSloUrl,
     identifierFormat: NAMEID_PERSISTENT,
-    disableRequestedAuthnContext: true,
+    // No RequestedAuthnContext unless asked: the IdP then reports whatever the sign-in was.
+    ...(o.authnContext
+      ? {
+          authnContext: o.authnContext.classRefs,
+          racComparison: o.authnContext.comparison ?? 'exact',
+          disableRequestedAuthnContext: false,
+        }
+      : { disableRequestedAuthnContext: true }),
     ...(o.requestSigning
       ? { privateKey: o.requestSigning.privateKey, publicCert: o.requestSigning.certificate }
       : {}),
   };
   // node-saml checks neither the Response's Destination nor the bearer Recipient: a Response the
   // IdP issued for another ACS would sign the user in here. Checked on what node-saml verified.
+  // The session keeps plain data: the profile plus the class of the sign-in the IdP asserted.
   const signIn = (profile, done) => {
     try {
       checkSamlResponseAddressing(profile, acsUrl);
-      done(null, profile);
+      const xml = profile?.getAssertionXml?.() ?? '';
+      done(null, { ...profile, authnContextClassRef: /AuthnContextClassRef>([^<]+)</.exec(xml)?.[1] });
     } catch (e) {
       done(e);
     }
@@ -130,6 +141,7 @@ export function createSp(o) {
         u
           ? `<h1 id="signed-in">Signed in</h1><p>NameID: <code id="nameid">${esc(u.nameID)}</code></p>` +
               `<p>uid: <span id="uid">${esc(u.uid ?? '')}</span>, email: <span id="email">${esc(u.email ?? '')}</span></p>` +
+              `<p>authentication context: <code id="authn-context">${esc(u.authnContextClassRef ?? '')}</code></p>` +
               '<p><a href="/logout">Sign out</a></p>'
           : '<h1 id="signed-out">Not signed in</h1><p><a id="login" href="/login">Sign in with pqid (SAML)</a></p>',
       );
