@@ -17,6 +17,15 @@ import { SamlCertificates } from '../idp/src/saml/certificates.ts';
 import { registerSamlSp } from '../idp/src/saml/sps.ts';
 import { StorageUnavailable } from '../idp/src/storage/errors.ts';
 import { basicAuth, DEMO_REDIRECT, form, KEK, pkce, tempDir, testConfig } from '../idp/test/helpers.ts';
+import {
+  csrfOf,
+  get,
+  Jar,
+  postForm,
+  postJson,
+  signInToAccount,
+  startSignIn,
+} from '../idp/test/passkey-helpers.ts';
 import { authnRequestXml, redirectParam, reqId, SP_ACS, SP_ENTITY } from '../idp/test/saml-helpers.ts';
 import {
   type DbProxy,
@@ -27,6 +36,7 @@ import {
   uniqueSchema,
   urlWithSchema,
 } from '../idp/test/storage-pg.ts';
+import { SoftAuthenticator } from '../idp/test/webauthn-authenticator.ts';
 
 const ISSUER = 'http://localhost:3000';
 const demoAuth = basicAuth('demo-client', 'demo-secret');
@@ -423,6 +433,50 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
       }
       // And later, at either instance: still refused.
       expect((await token(round % 2 ? a.app : b.app, jwt)).statusCode).toBe(401);
+    }
+  });
+
+  it('runs a passkey ceremony across instances; a challenge is consumed once when A and B race', async () => {
+    await a.ctx.accounts.create({ username: 'ivan', password: 'pw ivan' });
+    // Registration: options at A, the credential posted at B.
+    const jar = new Jar();
+    await signInToAccount(a.app, jar, 'ivan', 'pw ivan');
+    const csrf = csrfOf((await get(b.app, jar, '/account')).body);
+    const options = (await postJson(a.app, jar, '/account/passkeys/options', { csrf })).json();
+    const authenticator = new SoftAuthenticator({ origin: ISSUER });
+    const credential = JSON.stringify(await authenticator.create(options, 'ML-DSA-65'));
+    expect((await postForm(b.app, jar, '/account/passkeys', { csrf, credential })).headers.location).toBe(
+      '/account?done=added',
+    );
+    const query = new URLSearchParams({
+      client_id: 'demo-client',
+      redirect_uri: DEMO_REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    for (let round = 0; round < 4; round++) {
+      // Sign-in: the page and the challenge from A, the same assertion posted to A and B at once.
+      const j = new Jar();
+      const page = await startSignIn(a.app, j, `/authorize?${query}`);
+      const opts = (await postJson(a.app, j, `${page.url}/passkey/options`, { csrf: page.csrf })).json();
+      const assertion = JSON.stringify(await authenticator.get(opts));
+      const results = await Promise.all(
+        [a.app, b.app, b.app, a.app].map((app) =>
+          app.inject({
+            method: 'POST',
+            url: `${page.url}/passkey`,
+            ...form({ csrf: page.csrf, credential: assertion }, { cookie: j.header }),
+          }),
+        ),
+      );
+      const codes = results.map((r) => r.statusCode);
+      expect(
+        codes.filter((c) => c === 303),
+        codes.join(),
+      ).toHaveLength(1);
+      expect(codes.every((c) => c === 303 || c === 401 || c === 400)).toBe(true);
     }
   });
 });
