@@ -84,6 +84,24 @@ describe('pqid CLI (keys, clients)', () => {
     expect(again.stderr).toMatch(/ERR_CLIENT_EXISTS/);
   });
 
+  it('clients add --acr sets the minimum class; an unknown one is refused', async () => {
+    const r = await pqid(
+      'clients',
+      'add',
+      '--id',
+      'mfa-app',
+      '--redirect-uri',
+      'https://mfa.example/cb',
+      '--acr',
+      'urn:pqid:acr:mfa',
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).default_acr_values).toEqual(['urn:pqid:acr:mfa']);
+    const bad = await pqid('clients', 'add', '--redirect-uri', 'https://x.example/cb', '--acr', 'gold');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('default_acr_values must be a non-empty array of');
+  });
+
   it('ES256 and public clients: no cookie warning, no secret', async () => {
     const r = await pqid(
       'clients',

@@ -39,6 +39,8 @@ add options:
                               would not fit one header line)
   --grant GRANT               authorization_code, refresh_token, client_credentials (repeatable)
   --scope "a b c"             scopes the client may request
+  --acr ACR                   default_acr_values: the class a request gets when it names none, and
+                              the least it may get (repeatable; e.g. urn:pqid:acr:mfa for two factors)
   --fits cookie,header,url    where the client must carry its tokens (default cookie,header);
                               a warning on stderr when the chosen algorithm's tokens do not fit
 
@@ -69,6 +71,7 @@ async function add(rest: string[]): Promise<void> {
       'access-token-format': { type: 'string' },
       grant: { type: 'string', multiple: true },
       scope: { type: 'string' },
+      acr: { type: 'string', multiple: true },
       fits: { type: 'string' },
       config: { type: 'string' },
     },
@@ -105,6 +108,7 @@ async function add(rest: string[]): Promise<void> {
     ...(format !== undefined ? { access_token_format: format } : {}),
     ...(grants.length ? { grant_types: grants } : {}),
     ...(values.scope !== undefined ? { scope: values.scope } : {}),
+    ...(values.acr?.length ? { default_acr_values: values.acr } : {}),
   };
   await mapErrors(() =>
     withCli({ configFile: values.config, withKeys: true }, async (ctx) => {
