@@ -10,6 +10,7 @@ import { createLocalJWKSet, type Jwk, verifyJwt } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from '../src/accounts/accounts.ts';
+import { Passkeys } from '../src/signin/passkeys/credentials.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
 import { basicAuth, DEMO_REDIRECT, form, pkce, startTestIdp } from './helpers.ts';
 import {
@@ -688,5 +689,39 @@ describe('pages without JavaScript, and the one script', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('passkey records', () => {
+  it('a use recorded while the passkey is being removed does not bring it back', async () => {
+    const { user, authenticator } = await userWithPasskey('ML-DSA-44');
+    const factor = new Passkeys(
+      t.idp.ctx.storage.adapter('WebAuthnCredential'),
+      t.idp.ctx.storage.adapter('Lock'),
+      300,
+    );
+    const id = authenticator.credential().b64;
+    const before = await factor.find(id);
+    expect(before).toBeDefined();
+    // The removal lands between recordUse's read and its write (another instance): simulated by
+    // removing right after the read, through a store that runs it at that moment.
+    const store = t.idp.ctx.storage.adapter('WebAuthnCredential');
+    const racing = new Passkeys(
+      {
+        ...store,
+        find: async (key: string) => {
+          const found = await store.find(key);
+          if (found) await factor.remove(user.sub, id);
+          return found;
+        },
+        upsert: (...args: Parameters<typeof store.upsert>) => store.upsert(...args),
+        destroy: (key: string) => store.destroy(key),
+      },
+      t.idp.ctx.storage.adapter('Lock'),
+      300,
+    );
+    await racing.recordUse(before as NonNullable<typeof before>, { counter: 5, backedUp: true, at: 1 });
+    expect(await factor.find(id)).toBeUndefined();
+    expect(await stored(user.sub)).toEqual([]);
   });
 });

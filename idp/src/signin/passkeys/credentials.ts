@@ -10,6 +10,9 @@
  * passkeys (synced ones especially) always send 0 and are not checked. Two assertions racing on
  * several instances cannot both claim one counter value: each claims it with an atomic
  * insert-if-absent first.
+ *
+ * Removal is for good: it leaves a tombstone before deleting, and a use recorded concurrently on
+ * another instance (read, then write) deletes its own write again when it finds the tombstone.
  */
 import { tokenId } from '../../crypto/secrets.ts';
 import type { Adapter, Payload } from '../../storage/adapter.ts';
@@ -55,6 +58,8 @@ const toRecord = ({ id: _id, accountId, ...rest }: Passkey): PasskeyRecord => ({
 
 export type CounterCheck = 'ok' | 'regressed';
 
+const removedKey = (id: string) => `webauthn-removed:${tokenId(id)}`;
+
 export class Passkeys {
   readonly #store: Adapter;
   readonly #locks: Adapter;
@@ -85,6 +90,8 @@ export class Passkeys {
   async remove(accountId: string, id: string): Promise<boolean> {
     const p = await this.find(id);
     if (!p || p.accountId !== accountId) return false;
+    // Tombstone first: see recordUse.
+    await this.#locks.insertIfAbsent(removedKey(id), {});
     await this.#store.destroy(id);
     return true;
   }
@@ -114,10 +121,14 @@ export class Passkeys {
         lastUsedAt: use.at,
       }),
     );
+    // Removed between the read and the write: the write must not bring it back.
+    if (await this.#locks.find(removedKey(passkey.id))) await this.#store.destroy(passkey.id);
   }
 
   async markCounterRegression(passkey: Passkey, at: number): Promise<void> {
     const current = await this.find(passkey.id);
-    if (current) await this.#store.upsert(passkey.id, toRecord({ ...current, counterRegressionAt: at }));
+    if (!current) return;
+    await this.#store.upsert(passkey.id, toRecord({ ...current, counterRegressionAt: at }));
+    if (await this.#locks.find(removedKey(passkey.id))) await this.#store.destroy(passkey.id);
   }
 }
