@@ -185,6 +185,45 @@ describe.skipIf(skipBrowser)('passkeys in Chromium with a virtual authenticator'
     expect(await text(page, '#amr')).toBe('pwd hwk mfa');
   });
 
+  it('in a browser without the WebAuthn Level 3 JSON helpers, passkey.js encodes by hand', async () => {
+    // What older browsers lack: parse*OptionsFromJSON and PublicKeyCredential#toJSON.
+    const strip = `delete PublicKeyCredential.parseCreationOptionsFromJSON;
+      delete PublicKeyCredential.parseRequestOptionsFromJSON;
+      delete PublicKeyCredential.prototype.toJSON;`;
+    await context.addInitScript(strip);
+    // A second authenticator (the first would refuse: its passkey is in excludeCredentials).
+    await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        ctap2Version: 'ctap2_1',
+        transport: 'usb',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    }));
+    // The session from the two-factor sign-in may manage passkeys: add a second one.
+    await page.goto(`${issuer}/account`);
+    expect(await page.evaluate('typeof PublicKeyCredential.prototype.toJSON')).toBe('undefined');
+    await page.waitForSelector('button[data-passkey-start]', { state: 'visible' });
+    await Promise.all([page.waitForURL(/\/account\?done=added$/), page.click('button[data-passkey-start]')]);
+    expect(await page.locator('li.passkey').count()).toBe(2);
+    await signOutEverywhere();
+    await page.goto(rp.url);
+    await page.click('#login-session');
+    await page.waitForSelector('button[data-passkey-start]', { state: 'visible' });
+    await Promise.all([page.waitForURL(`${rp.url}/`), page.click('button[data-passkey-start]')]);
+    expect(await text(page, '#signed-in')).toBe('Signed in as grace');
+    expect(await text(page, '#acr')).toBe('urn:pqid:acr:mfa');
+    // Signed in with the new passkey: the IdP recorded its use.
+    const [, second] = await idp.ctx.storage
+      .adapter('WebAuthnCredential')
+      .listByUid((await idp.ctx.accounts.findByUsername('grace'))?.sub as string);
+    expect(second?.payload.lastUsedAt).toEqual(expect.any(Number));
+  });
+
   it('a refused passkey leaves the user on the login page with a message, signed out', async () => {
     await signOutEverywhere();
     // The authenticator now fails user verification: passwordless sign-in requires it.
