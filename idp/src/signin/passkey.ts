@@ -5,6 +5,10 @@
  * gets no challenge and no verification, and every refused assertion counts against the address
  * and, once the credential names its owner, against that account.
  */
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
 import type { IdpContext } from '../context.ts';
@@ -33,6 +37,7 @@ import type { FactorResult } from './password.ts';
 export const PASSKEY_ERROR = 'The passkey could not be used to sign in. Try again, or use your password.';
 const EXPIRED = 'The passkey request expired. Try again.';
 
+/** Ceremony options, or the lockout that withholds them. */
 export type OptionsResult<T> = { ok: true; options: T } | { ok: false; status: 429; retryAfter: number };
 
 /** The amr of a verified assertion: which kind of key, and `mfa` when the user was verified. */
@@ -68,12 +73,12 @@ export class PasskeyFactor {
     owner: string,
     address: string,
     account?: { accountId: string; username: string; passwordFirst: boolean },
-  ) {
+  ): Promise<OptionsResult<PublicKeyCredentialRequestOptionsJSON>> {
     const retryAfter = await this.#ctx.loginLimiter.lockedFor({
       address,
       ...(account ? { username: account.username } : {}),
     });
-    if (retryAfter > 0) return { ok: false as const, status: 429 as const, retryAfter };
+    if (retryAfter > 0) return { ok: false, status: 429, retryAfter };
     const userVerification = account?.passwordFirst ? ('preferred' as const) : ('required' as const);
     const challenge = await this.#challenges.issue(owner, {
       purpose: 'authenticate',
@@ -82,7 +87,7 @@ export class PasskeyFactor {
     });
     const allow = account ? await this.passkeys.list(account.accountId) : undefined;
     return {
-      ok: true as const,
+      ok: true,
       options: await authenticationOptions(this.rp, challenge, {
         userVerification,
         ...(allow ? { allow } : {}),
@@ -171,16 +176,19 @@ export class PasskeyFactor {
   }
 
   /** Creation options for `account` to register a new passkey (its others are excluded). */
-  async registrationOptions(account: Account, address: string) {
+  async registrationOptions(
+    account: Account,
+    address: string,
+  ): Promise<OptionsResult<PublicKeyCredentialCreationOptionsJSON>> {
     const retryAfter = await this.#ctx.loginLimiter.lockedFor({ address });
-    if (retryAfter > 0) return { ok: false as const, status: 429 as const, retryAfter };
+    if (retryAfter > 0) return { ok: false, status: 429, retryAfter };
     const challenge = await this.#challenges.issue(account.sub, {
       purpose: 'register',
       accountId: account.sub,
       userVerification: 'preferred',
     });
     const existing = await this.passkeys.list(account.sub);
-    return { ok: true as const, options: await registrationOptions(this.rp, account, existing, challenge) };
+    return { ok: true, options: await registrationOptions(this.rp, account, existing, challenge) };
   }
 
   /** Verify and store the passkey `json` that `account` created; the stored passkey, or why not. */
