@@ -7,6 +7,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { algorithms } from '@pqid/jose';
 import { type KeysConfig, parseKeysConfig } from './keys/config.ts';
+import {
+  PROTOCOL_KEYS,
+  type ProtocolConfig,
+  type ProtocolOverrides,
+  parseProtocolConfig,
+} from './oidc/protocol-config.ts';
 import { parseSamlConfig, type SamlConfig } from './saml/config.ts';
 import { type LoginLimitsConfig, parseLoginLimits } from './security/config.ts';
 import { isPostgresUrl, parsePostgresUrl, redactDatabaseUrl } from './storage/pg-url.ts';
@@ -32,7 +38,8 @@ export interface TtlConfig {
   interaction: number;
 }
 
-export interface Config {
+/** DPoP, PAR, registration, resource servers, back-channel logout: oidc/protocol-config.ts. */
+export interface Config extends ProtocolConfig {
   port: number;
   host: string;
   /** Issuer identifier without a trailing slash. */
@@ -84,7 +91,10 @@ const DEFAULT_TTL: TtlConfig = {
   interaction: 600,
 };
 
-function defaults(cwd: string): Omit<Config, 'issuer' | 'databaseUrl' | 'keys' | 'loginLimits' | 'saml'> & {
+function defaults(cwd: string): Omit<
+  Config,
+  'issuer' | 'databaseUrl' | 'keys' | 'loginLimits' | 'saml' | keyof ProtocolConfig
+> & {
   issuer?: string;
   databaseUrl?: string;
 } {
@@ -191,6 +201,7 @@ const KNOWN_KEYS = new Set([
   'keys',
   'loginLimits',
   'saml',
+  ...PROTOCOL_KEYS,
 ]);
 
 export interface LoadConfigOptions {
@@ -199,13 +210,14 @@ export interface LoadConfigOptions {
   file?: string;
   cwd?: string;
   /** Direct overrides, applied last (tests). */
-  overrides?: Partial<Omit<Config, 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml'>> & {
-    ttl?: Partial<TtlConfig>;
-    demo?: Partial<DemoConfig>;
-    keys?: Partial<Omit<KeysConfig, 'placement'>> & { placement?: Partial<KeysConfig['placement']> };
-    loginLimits?: Partial<LoginLimitsConfig>;
-    saml?: Partial<SamlConfig>;
-  };
+  overrides?: Partial<Omit<Config, 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml' | keyof ProtocolConfig>> &
+    ProtocolOverrides & {
+      ttl?: Partial<TtlConfig>;
+      demo?: Partial<DemoConfig>;
+      keys?: Partial<Omit<KeysConfig, 'placement'>> & { placement?: Partial<KeysConfig['placement']> };
+      loginLimits?: Partial<LoginLimitsConfig>;
+      saml?: Partial<SamlConfig>;
+    };
 }
 
 export function loadConfig(opts: LoadConfigOptions = {}): Config {
@@ -297,6 +309,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const keys = parseKeysConfig([atPlacement, file.keys, o.keys], defaultSigningAlg, fail);
   const loginLimits = parseLoginLimits([file.loginLimits, o.loginLimits], fail);
   const saml = parseSamlConfig([file.saml, o.saml], fail);
+  const protocol = parseProtocolConfig(file, o, env, fail);
 
   validateDatabaseUrl(databaseUrl);
   return {
@@ -317,6 +330,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     keys,
     loginLimits,
     saml,
+    ...protocol,
   };
 }
 

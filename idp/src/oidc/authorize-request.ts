@@ -4,12 +4,23 @@
  * an unverified URI would make us an open redirector. After that, errors go back to the client.
  */
 import type { Client, Clients } from '../clients/clients.ts';
+import type { Config } from '../config.ts';
+import { checkResources, resourceParam } from './resources.ts';
 
 export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+/** OpenID scopes plus every scope a configured resource server accepts. */
+export function supportedScopes(config: Config): string[] {
+  return [
+    ...new Set([...SUPPORTED_SCOPES, ...Object.values(config.resourceServers).flatMap((r) => r.scope)]),
+  ];
+}
+
 const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
 const PKCE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+/** A SHA-256 JWK thumbprint, base64url (RFC 9449 §10). */
+const JKT = /^[A-Za-z0-9_-]{43}$/;
 
-export type AuthorizeParams = Partial<Record<string, string>>;
+export type AuthorizeParams = Partial<Record<string, string>> & { resource?: string | string[] };
 
 export interface AuthRequest {
   [member: string]: unknown;
@@ -24,6 +35,10 @@ export interface AuthRequest {
   loginHint?: string;
   /** Absent means query. */
   responseMode?: ResponseMode;
+  /** RFC 8707 resource indicators: the grant covers these resource servers. */
+  resources?: string[];
+  /** RFC 9449 §10: the code may only be redeemed with a DPoP proof of this key. */
+  dpopJkt?: string;
 }
 
 export type ResponseMode = 'query' | 'form_post';
@@ -46,6 +61,7 @@ export type AuthorizeOutcome =
 export async function validateAuthorizeRequest(
   params: AuthorizeParams,
   clients: Clients,
+  config: Config,
 ): Promise<AuthorizeOutcome> {
   const clientId = params.client_id;
   if (!clientId)
@@ -98,10 +114,20 @@ export async function validateAuthorizeRequest(
   const requested = (params.scope ?? '').split(' ').filter(Boolean);
   if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include openid');
   const allowed = new Set(client.scope.split(' '));
+  const supported = new Set(supportedScopes(config));
   // Unknown scopes are ignored, not refused (OIDC Core §3.1.2.1 lets the OP decide).
-  const scope = [...new Set(requested)]
-    .filter((s) => allowed.has(s) && (SUPPORTED_SCOPES as readonly string[]).includes(s))
-    .join(' ');
+  const scope = [...new Set(requested)].filter((s) => allowed.has(s) && supported.has(s)).join(' ');
+
+  const resources = resourceParam(params.resource);
+  if (resources !== undefined) {
+    try {
+      checkResources(config, resources);
+    } catch (e) {
+      return fail('invalid_target', (e as Error).message);
+    }
+  }
+  if (params.dpop_jkt !== undefined && !JKT.test(params.dpop_jkt))
+    return fail('invalid_request', 'dpop_jkt must be a base64url SHA-256 JWK thumbprint');
 
   const method = params.code_challenge_method;
   const challenge = params.code_challenge;
@@ -139,6 +165,8 @@ export async function validateAuthorizeRequest(
     ...(maxAge !== undefined ? { maxAge } : {}),
     ...(params.login_hint !== undefined ? { loginHint: params.login_hint } : {}),
     ...(responseMode === 'form_post' ? { responseMode } : {}),
+    ...(resources?.length ? { resources: [...new Set(resources)] } : {}),
+    ...(params.dpop_jkt !== undefined ? { dpopJkt: params.dpop_jkt } : {}),
   };
   return { kind: 'ok', request, client };
 }

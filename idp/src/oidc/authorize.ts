@@ -29,13 +29,23 @@ const PARAM_NAMES = [
   'prompt',
   'max_age',
   'login_hint',
-  'request',
   'request_uri',
+  'dpop_jkt',
 ];
 // Each parameter at most once and of bounded size (RFC 6749 §3.1); unknown ones are ignored.
+// `resource` may repeat (RFC 8707); a request object signed with ML-DSA-87 is ~7 KB.
 const paramsSchema = {
   type: 'object',
-  properties: Object.fromEntries(PARAM_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])),
+  properties: {
+    ...Object.fromEntries(PARAM_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])),
+    request: { type: 'string', maxLength: 32768 },
+    resource: {
+      anyOf: [
+        { type: 'string', maxLength: 2048 },
+        { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 2048 } },
+      ],
+    },
+  },
 } as const;
 
 export interface AuthorizeOptions {
@@ -107,6 +117,8 @@ export async function authorizeRoutes(
       authTime: auth.authTime,
       ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
       ...(request.codeChallenge !== undefined ? { codeChallenge: request.codeChallenge } : {}),
+      ...(request.resources ? { resources: request.resources } : {}),
+      ...(request.dpopJkt !== undefined ? { dpopJkt: request.dpopJkt } : {}),
     });
     return answer(reply, request, { code });
   }
@@ -116,7 +128,7 @@ export async function authorizeRoutes(
     reply: FastifyReply,
     params: AuthorizeParams,
   ): Promise<FastifyReply> {
-    const outcome = await validateAuthorizeRequest(params, ctx.clients);
+    const outcome = await validateAuthorizeRequest(params, ctx.clients, ctx.config);
     if (outcome.kind === 'page') {
       return sendPage(
         reply,

@@ -3,7 +3,7 @@ import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
-import { RESPONSE_MODES, SUPPORTED_SCOPES } from './authorize-request.ts';
+import { RESPONSE_MODES, supportedScopes } from './authorize-request.ts';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 
@@ -21,7 +21,7 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     introspection_endpoint: `${ctx.config.issuer}/introspect`,
     revocation_endpoint: `${ctx.config.issuer}/revoke`,
     end_session_endpoint: `${ctx.config.issuer}/end_session`,
-    scopes_supported: [...SUPPORTED_SCOPES],
+    scopes_supported: supportedScopes(ctx.config),
     response_types_supported: ['code'],
     response_modes_supported: [...RESPONSE_MODES],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
@@ -37,6 +37,8 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     // Not registered metadata: tells clients which formats access_token_format accepts.
     access_token_formats_supported: [...ACCESS_TOKEN_FORMATS],
     code_challenge_methods_supported: ['S256'],
+    // RFC 9449 §5.1: proofs are accepted with every registry algorithm, ML-DSA and composites too.
+    dpop_signing_alg_values_supported: algs,
     claims_supported: [
       'sub',
       'iss',

@@ -19,6 +19,8 @@ export type ModelName =
   | 'Consent'
   /** Seen private_key_jwt `jti`s, kept until the assertion expires (replay detection). */
   | 'ClientAssertion'
+  /** Seen DPoP proofs (key thumbprint + `jti`), kept while their `iat` is acceptable (oidc/dpop.ts). */
+  | 'DPoPProof'
   /** Short-lived claims that let one instance do a one-time job (first key, demo seed): storage/lock.ts. */
   | 'Lock'
   /** Registered SAML service providers, by entityID (saml/sps.ts). */
