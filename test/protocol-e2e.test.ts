@@ -5,6 +5,7 @@
  * (composite keys) goes through @pqid/jose and fetch, also over real sockets — which is where
  * Node's header limit bites a post-quantum DPoP proof.
  */
+import type { webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import {
   importJWK,
   type PrivateKey,
   signDpopProof,
+  signJwt,
 } from '@pqid/jose';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
@@ -238,6 +240,103 @@ describe('protocol extensions over HTTP', () => {
         expect(JSON.parse(r.body)).toMatchObject({ error: 'invalid_request' });
         expect(JSON.parse(r.body).error_description).toMatch(/32768 bytes \(maxHeaderBytes\)/);
       });
+    });
+  });
+
+  describe('PAR and JAR', () => {
+    const JAR_ALGS: Array<[string, webcrypto.EcKeyGenParams | webcrypto.Algorithm]> = [
+      ['ES256', { name: 'ECDSA', namedCurve: 'P-256' }],
+      ['ML-DSA-44', { name: 'ML-DSA-44' }],
+      ['ML-DSA-65', { name: 'ML-DSA-65' }],
+      ['ML-DSA-87', { name: 'ML-DSA-87' }],
+    ];
+
+    it.each(JAR_ALGS)('openid-client: a %s request object, by value and pushed', async (alg, params) => {
+      const pair = (await crypto.subtle.generateKey(params, true, ['sign', 'verify'])) as oidc.CryptoKeyPair;
+      const { key_ops: _ops, ext: _ext, ...jwk } = await crypto.subtle.exportKey('jwk', pair.publicKey);
+      const clientId = `jar-${alg}`;
+      const { clientSecret } = await registerClient(idp.ctx, {
+        client_id: clientId,
+        redirect_uris: [REDIRECT],
+        jwks: { keys: [{ ...jwk, alg } as never] },
+        request_object_signing_alg: alg,
+        require_pushed_authorization_requests: true,
+        id_token_signed_response_alg: 'ML-DSA-44',
+      });
+      const config = await oidc.discovery(
+        new URL(issuer),
+        clientId,
+        { id_token_signed_response_alg: 'ML-DSA-44' },
+        oidc.ClientSecretBasic(clientSecret as string),
+        insecure,
+      );
+      expect(config.serverMetadata().request_object_signing_alg_values_supported).toContain(alg);
+      const verifier = oidc.randomPKCECodeVerifier();
+      const authParams = {
+        redirect_uri: REDIRECT,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state: oidc.randomState(),
+      };
+      // By value only, this client is refused: it must push (require_pushed_authorization_requests).
+      const byValue = await oidc.buildAuthorizationUrlWithJAR(config, authParams, pair.privateKey);
+      const refused = new URL(
+        (await fetch(byValue, { redirect: 'manual' })).headers.get('location') as string,
+      );
+      expect(refused.searchParams.get('error')).toBe('invalid_request');
+      // Signed, then pushed: the browser carries only client_id and a request_uri.
+      const signed = await oidc.buildAuthorizationUrlWithJAR(config, authParams, pair.privateKey);
+      const url = await oidc.buildAuthorizationUrlWithPAR(config, signed.searchParams);
+      expect([...url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
+      expect(url.href.length).toBeLessThan(200);
+      const callback = await signIn(new FetchBrowser(), issuer, url.href);
+      const tokens = await oidc.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        expectedState: authParams.state,
+      });
+      expect(tokens.claims()?.aud).toBe(clientId);
+    });
+
+    it('an ML-DSA-87 composite request object: a 7 KB URL by value, under 200 bytes through PAR', async () => {
+      const key = (await importJWK((await generateKeyPair('ML-DSA-87-Ed448')).privateJwk)) as PrivateKey;
+      const { clientSecret } = await registerClient(idp.ctx, {
+        client_id: 'jar-composite',
+        redirect_uris: [REDIRECT],
+        jwks: { keys: [exportJWK(key.publicKey)] },
+      });
+      const verifier = oidc.randomPKCECodeVerifier();
+      const requestObject = async () =>
+        signJwt(
+          {
+            client_id: 'jar-composite',
+            response_type: 'code',
+            redirect_uri: REDIRECT,
+            scope: 'openid',
+            code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+            code_challenge_method: 'S256',
+          },
+          key,
+          { typ: 'oauth-authz-req+jwt', issuer: 'jar-composite', audience: issuer, expiresIn: 60 },
+        );
+      const byValue = `${issuer}/authorize?${new URLSearchParams({ client_id: 'jar-composite', request: await requestObject() })}`;
+      expect(byValue.length).toBeGreaterThan(6500);
+      const callback = await signIn(new FetchBrowser(), issuer, byValue);
+      expect(callback.searchParams.get('code')).toBeTruthy();
+
+      const pushed = await fetch(`${issuer}/par`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`jar-composite:${clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ client_id: 'jar-composite', request: await requestObject() }),
+      });
+      expect(pushed.status).toBe(201);
+      const { request_uri } = (await pushed.json()) as { request_uri: string };
+      const viaPar = `${issuer}/authorize?${new URLSearchParams({ client_id: 'jar-composite', request_uri })}`;
+      expect(viaPar.length).toBeLessThan(200);
+      expect((await signIn(new FetchBrowser(), issuer, viaPar)).searchParams.get('code')).toBeTruthy();
     });
   });
 

@@ -58,10 +58,17 @@ export type AuthorizeOutcome =
       responseMode?: ResponseMode;
     };
 
+/** How the parameters arrived: pushed (RFC 9126) and/or inside a signed request object (RFC 9101). */
+export interface RequestOrigin {
+  pushed: boolean;
+  signed: boolean;
+}
+
 export async function validateAuthorizeRequest(
   params: AuthorizeParams,
   clients: Clients,
   config: Config,
+  origin: RequestOrigin = { pushed: false, signed: false },
 ): Promise<AuthorizeOutcome> {
   const clientId = params.client_id;
   if (!clientId)
@@ -99,9 +106,13 @@ export async function validateAuthorizeRequest(
     ...(responseMode === 'form_post' ? { responseMode } : {}),
   });
 
-  if (params.request !== undefined) return fail('request_not_supported', 'request objects are not supported');
-  if (params.request_uri !== undefined)
-    return fail('request_uri_not_supported', 'request_uri is not supported');
+  // Request objects and request_uris are unpacked before this point (request-sources.ts).
+  if (params.request !== undefined || params.request_uri !== undefined)
+    return fail('invalid_request', 'request and request_uri cannot be nested or combined');
+  if (!origin.pushed && (config.par.required || client.require_pushed_authorization_requests))
+    return fail('invalid_request', 'authorization requests must be pushed first (PAR, RFC 9126)');
+  if (!origin.signed && client.require_signed_request_object)
+    return fail('invalid_request', 'this client must send a signed request object (RFC 9101)');
   if (params.response_mode !== undefined && responseMode === undefined) {
     return fail('invalid_request', 'unsupported response_mode (query or form_post)');
   }

@@ -11,9 +11,10 @@ import type { SignIn } from '../signin/sign-in.ts';
 import { pageErrorHandler } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
 import { errorPage } from '../ui/pages.ts';
-import { type AuthorizeParams, type AuthRequest, validateAuthorizeRequest } from './authorize-request.ts';
+import type { AuthorizeParams, AuthRequest } from './authorize-request.ts';
 import { needsConsent, rememberConsent } from './consent.ts';
 import { issueCode } from './issue.ts';
+import { resolveAuthorizeRequest } from './request-sources.ts';
 import { respond } from './respond.ts';
 
 const PARAM_NAMES = [
@@ -128,7 +129,8 @@ export async function authorizeRoutes(
     reply: FastifyReply,
     params: AuthorizeParams,
   ): Promise<FastifyReply> {
-    const outcome = await validateAuthorizeRequest(params, ctx.clients, ctx.config);
+    // Plain parameters, a signed request object (JAR) or a pushed request_uri (PAR).
+    const outcome = await resolveAuthorizeRequest(ctx, params);
     if (outcome.kind === 'page') {
       return sendPage(
         reply,

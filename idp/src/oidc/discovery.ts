@@ -8,6 +8,7 @@ import { RESPONSE_MODES, supportedScopes } from './authorize-request.ts';
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 
 import { jsonErrorHandler } from './errors.ts';
+import { parUrl } from './par.ts';
 
 export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
   const ep = endpoints(ctx.config.issuer);
@@ -55,8 +56,13 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     authorization_response_iss_parameter_supported: true,
     claims_parameter_supported: false,
-    request_parameter_supported: false,
+    // JAR (RFC 9101): signed request objects, by value or pushed; never `none`, never encrypted.
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: algs,
+    // request_uri only as a PAR urn, never fetched from a URL (OIDC Discovery's meaning).
     request_uri_parameter_supported: false,
+    pushed_authorization_request_endpoint: parUrl(ctx.config.issuer),
+    require_pushed_authorization_requests: ctx.config.par.required,
   };
 }
 
