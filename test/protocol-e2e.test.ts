@@ -31,6 +31,7 @@ const REDIRECT = 'http://localhost:3001/callback';
 const ORDERS = 'https://orders.example/api';
 const PQ_API = 'https://pq.example/api';
 const KEK = Buffer.alloc(32, 3).toString('base64');
+const INITIAL_ACCESS_TOKEN = 'e2e-initial-access-token-0123456789';
 
 async function startIdp(overrides: LoadConfigOptions['overrides'] = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'pqid-protocol-'));
@@ -69,6 +70,7 @@ describe('protocol extensions over HTTP', () => {
         [ORDERS]: { scope: 'orders:read', accessTokenSigningAlg: 'ES256' },
         [PQ_API]: { scope: 'pq:read', accessTokenSigningAlg: 'ML-DSA-65' },
       },
+      registration: { mode: 'token', initialAccessToken: INITIAL_ACCESS_TOKEN },
     });
     ({ idp, issuer } = server);
   });
@@ -337,6 +339,59 @@ describe('protocol extensions over HTTP', () => {
       const viaPar = `${issuer}/authorize?${new URLSearchParams({ client_id: 'jar-composite', request_uri })}`;
       expect(viaPar.length).toBeLessThan(200);
       expect((await signIn(new FetchBrowser(), issuer, viaPar)).searchParams.get('code')).toBeTruthy();
+    });
+  });
+
+  describe('dynamic client registration', () => {
+    it('openid-client registers an ML-DSA client with the initial access token, then signs in with it', async () => {
+      const config = await oidc.dynamicClientRegistration(
+        new URL(issuer),
+        {
+          redirect_uris: [REDIRECT],
+          client_name: 'Registered over HTTP',
+          id_token_signed_response_alg: 'ML-DSA-65',
+          token_endpoint_auth_method: 'client_secret_post',
+        },
+        undefined,
+        { initialAccessToken: INITIAL_ACCESS_TOKEN, ...insecure },
+      );
+      oidc.enableNonRepudiationChecks(config);
+      const meta = config.clientMetadata();
+      expect(meta.client_secret).toBeTruthy();
+      expect(meta.registration_access_token).toBeTruthy();
+      const verifier = oidc.randomPKCECodeVerifier();
+      const nonce = oidc.randomNonce();
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        nonce,
+      });
+      const callback = await signIn(new FetchBrowser(), issuer, url.href);
+      const tokens = await oidc.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        expectedNonce: nonce,
+      });
+      expect(tokens.claims()?.aud).toBe(config.clientMetadata().client_id);
+      expect(
+        JSON.parse(Buffer.from((tokens.id_token as string).split('.')[0] as string, 'base64url').toString())
+          .alg,
+      ).toBe('ML-DSA-65');
+      // RFC 7592: read it back with the registration access token, then delete it.
+      const uri = meta.registration_client_uri as string;
+      const auth = { authorization: `Bearer ${meta.registration_access_token}` };
+      const read = await fetch(uri, { headers: auth });
+      expect(read.status).toBe(200);
+      expect(((await read.json()) as { client_name: string }).client_name).toBe('Registered over HTTP');
+      expect((await fetch(uri, { method: 'DELETE', headers: auth })).status).toBe(204);
+      expect((await fetch(uri, { headers: auth })).status).toBe(401);
+    });
+
+    it('refuses registration without the initial access token', async () => {
+      await expect(
+        oidc.dynamicClientRegistration(new URL(issuer), { redirect_uris: [REDIRECT] }, undefined, insecure),
+      ).rejects.toThrow();
     });
   });
 

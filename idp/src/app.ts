@@ -5,7 +5,10 @@
 import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { Accounts } from './accounts/accounts.ts';
-import { type Client, type ClientInput, Clients, signingAlgs } from './clients/clients.ts';
+import { Clients, signingAlgs } from './clients/clients.ts';
+
+export { registerClient } from './clients/register.ts';
+
 import { type Config, ConfigError } from './config.ts';
 import type { IdpContext } from './context.ts';
 import { type Kek, loadKek } from './crypto/kek.ts';
@@ -112,14 +115,4 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     await storage.close();
     throw e;
   }
-}
-
-/** Register a client and publish its signing key before the client can receive a token. */
-export async function registerClient(
-  ctx: IdpContext,
-  input: ClientInput,
-): Promise<{ client: Client; clientSecret?: string }> {
-  const result = await ctx.clients.register(input);
-  await ctx.keys.ensure(signingAlgs(result.client, ctx.config.accessTokenSigningAlg));
-  return result;
 }

@@ -15,6 +15,7 @@ import { jsonErrorHandler, OAuthError, sendOAuthError } from './oidc/errors.ts';
 import { introspectionRoutes } from './oidc/introspection.ts';
 import { logoutRoutes } from './oidc/logout.ts';
 import { parRoutes } from './oidc/par.ts';
+import { registrationRoutes } from './oidc/registration.ts';
 import { tokenRoutes } from './oidc/token.ts';
 import { userinfoRoutes } from './oidc/userinfo.ts';
 import { samlRoutes } from './saml/routes.ts';
@@ -78,6 +79,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
       await scope.register(authorizeRoutes, { ctx, signIn });
       await scope.register(tokenRoutes, { ctx, dpop });
       await scope.register(parRoutes, { ctx, dpop });
+      await scope.register(registrationRoutes, { ctx });
       await scope.register(userinfoRoutes, { ctx, dpop });
       await scope.register(introspectionRoutes, { ctx });
       await scope.register(logoutRoutes, { ctx });

@@ -9,6 +9,7 @@ const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_
 
 import { jsonErrorHandler } from './errors.ts';
 import { parUrl } from './par.ts';
+import { registrationUrl } from './registration.ts';
 
 export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
   const ep = endpoints(ctx.config.issuer);
@@ -22,6 +23,9 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     introspection_endpoint: `${ctx.config.issuer}/introspect`,
     revocation_endpoint: `${ctx.config.issuer}/revoke`,
     end_session_endpoint: `${ctx.config.issuer}/end_session`,
+    ...(ctx.config.registration.mode !== 'off'
+      ? { registration_endpoint: registrationUrl(ctx.config.issuer) }
+      : {}),
     scopes_supported: supportedScopes(ctx.config),
     response_types_supported: ['code'],
     response_modes_supported: [...RESPONSE_MODES],
