@@ -7,7 +7,7 @@
  */
 import type { webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -392,6 +392,88 @@ describe('protocol extensions over HTTP', () => {
       await expect(
         oidc.dynamicClientRegistration(new URL(issuer), { redirect_uris: [REDIRECT] }, undefined, insecure),
       ).rejects.toThrow();
+    });
+  });
+
+  describe('back-channel logout', () => {
+    it('openid-client signs in (sid in the ML-DSA ID token), RP-initiated logout reaches the RP back channel', async () => {
+      const received: string[] = [];
+      let arrived: () => void = () => {};
+      const delivery = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const rp = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => {
+          body += c;
+        });
+        req.on('end', () => {
+          received.push(new URLSearchParams(body).get('logout_token') ?? '');
+          res.writeHead(200).end();
+          arrived();
+        });
+      });
+      await new Promise<void>((r) => rp.listen(0, '127.0.0.1', r));
+      try {
+        const backchannel = `http://127.0.0.1:${(rp.address() as { port: number }).port}/backchannel`;
+        const { clientSecret } = await registerClient(idp.ctx, {
+          client_id: 'rp-bcl',
+          redirect_uris: [REDIRECT],
+          post_logout_redirect_uris: ['http://localhost:3001/bye'],
+          id_token_signed_response_alg: 'ML-DSA-44',
+          backchannel_logout_uri: backchannel,
+          backchannel_logout_session_required: true,
+        });
+        const config = await oidc.discovery(
+          new URL(issuer),
+          'rp-bcl',
+          { id_token_signed_response_alg: 'ML-DSA-44' },
+          oidc.ClientSecretBasic(clientSecret as string),
+          insecure,
+        );
+        expect(config.serverMetadata()).toMatchObject({
+          backchannel_logout_supported: true,
+          backchannel_logout_session_supported: true,
+        });
+        const verifier = oidc.randomPKCECodeVerifier();
+        const browser = new FetchBrowser();
+        const callback = await signIn(
+          browser,
+          issuer,
+          oidc.buildAuthorizationUrl(config, {
+            redirect_uri: REDIRECT,
+            scope: 'openid',
+            code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+            code_challenge_method: 'S256',
+          }).href,
+        );
+        const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+        const sid = tokens.claims()?.sid as string;
+        expect(sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
+        const out = await browser.get(
+          oidc.buildEndSessionUrl(config, {
+            id_token_hint: tokens.id_token as string,
+            post_logout_redirect_uri: 'http://localhost:3001/bye',
+          }).href,
+        );
+        expect(out.status).toBe(303);
+        await delivery;
+        // The jose package (WebCrypto ML-DSA-44) verifies the logout token against the JWKS.
+        const { payload, protectedHeader } = await jose.jwtVerify(
+          received[0] as string,
+          jose.createRemoteJWKSet(new URL(`${issuer}/jwks`)),
+          { issuer, audience: 'rp-bcl', typ: 'logout+jwt', algorithms: ['ML-DSA-44'] },
+        );
+        expect(protectedHeader.alg).toBe('ML-DSA-44');
+        expect(payload).toMatchObject({
+          sid,
+          sub: tokens.claims()?.sub,
+          events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+        });
+        expect(payload.nonce).toBeUndefined();
+      } finally {
+        await new Promise((r) => rp.close(r));
+      }
     });
   });
 

@@ -9,6 +9,7 @@ import { healthRoutes } from './health.ts';
 import { loggerOptions } from './logging.ts';
 import { metricsFor } from './metrics.ts';
 import { authorizeRoutes } from './oidc/authorize.ts';
+import { BackchannelLogout } from './oidc/backchannel-logout.ts';
 import { discoveryRoutes } from './oidc/discovery.ts';
 import { Dpop } from './oidc/dpop.ts';
 import { jsonErrorHandler, OAuthError, sendOAuthError } from './oidc/errors.ts';
@@ -72,6 +73,9 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   // Beneath both protocols: OIDC and SAML send the browser here to sign in.
   const signIn = new SignIn(ctx);
   const dpop = new Dpop(ctx, opts.dpopNonceKey ?? randomBytes(32));
+  const backchannel = new BackchannelLogout(ctx, app.log);
+  app.decorate('backchannelLogout', backchannel);
+  app.addHook('onClose', () => backchannel.close());
   await app.register(
     async (scope) => {
       await scope.register(signInRoutes, { ctx, signIn });
@@ -82,7 +86,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
       await scope.register(registrationRoutes, { ctx });
       await scope.register(userinfoRoutes, { ctx, dpop });
       await scope.register(introspectionRoutes, { ctx });
-      await scope.register(logoutRoutes, { ctx });
+      await scope.register(logoutRoutes, { ctx, backchannel });
       await scope.register(samlRoutes, { ctx, signIn });
     },
     { prefix },

@@ -16,6 +16,7 @@ import { needsConsent, rememberConsent } from './consent.ts';
 import { issueCode } from './issue.ts';
 import { resolveAuthorizeRequest } from './request-sources.ts';
 import { respond } from './respond.ts';
+import { rememberSessionClient } from './session-clients.ts';
 
 const PARAM_NAMES = [
   'client_id',
@@ -120,7 +121,10 @@ export async function authorizeRoutes(
       ...(request.codeChallenge !== undefined ? { codeChallenge: request.codeChallenge } : {}),
       ...(request.resources ? { resources: request.resources } : {}),
       ...(request.dpopJkt !== undefined ? { dpopJkt: request.dpopJkt } : {}),
+      ...(auth.sid !== undefined ? { sid: auth.sid } : {}),
     });
+    // Remembered so that ending this session can tell the client (back-channel logout).
+    if (auth.sid !== undefined) await rememberSessionClient(ctx, auth.sid, auth.accountId, request.clientId);
     return answer(reply, request, { code });
   }
 

@@ -52,6 +52,7 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
       'iat',
       'auth_time',
       'nonce',
+      'sid',
       'name',
       'preferred_username',
       'email',
@@ -59,6 +60,9 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     ],
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     authorization_response_iss_parameter_supported: true,
+    // OIDC Back-Channel Logout 1.0: logout tokens always carry sid, and ID tokens do too.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
     claims_parameter_supported: false,
     // JAR (RFC 9101): signed request objects, by value or pushed; never `none`, never encrypted.
     request_parameter_supported: true,

@@ -22,6 +22,8 @@ export interface CodeInput {
   resources?: string[];
   /** `dpop_jkt` of the request (RFC 9449 §10): the code is redeemed only with this key. */
   dpopJkt?: string;
+  /** The browser session's public id: `sid` in ID tokens, named by logout tokens. */
+  sid?: string;
 }
 
 export interface AuthorizationCodeRecord {
@@ -36,6 +38,7 @@ export interface AuthorizationCodeRecord {
   grantId: string;
   resources?: string[];
   dpopJkt?: string;
+  sid?: string;
 }
 
 export interface AccessTokenRecord {
@@ -71,6 +74,8 @@ export interface RefreshTokenRecord {
   resources?: string[];
   /** Public clients' refresh tokens are bound to their DPoP key (RFC 9449 §5). */
   jkt?: string;
+  /** The session the grant started in: refreshed ID tokens keep its `sid`. */
+  sid?: string;
 }
 
 export interface TokenResponse {
@@ -176,10 +181,12 @@ async function issueAccessToken(
 export async function signIdToken(
   ctx: IdpContext,
   client: Client,
-  input: { accountId: string; scope: string; authTime: number; nonce?: string },
+  input: { accountId: string; scope: string; authTime: number; nonce?: string; sid?: string },
 ): Promise<string> {
   const claims: Record<string, unknown> = { auth_time: input.authTime };
   if (input.nonce !== undefined) claims.nonce = input.nonce;
+  // OIDC Back-Channel / Front-Channel Logout §3: the session the RP can be told about later.
+  if (input.sid !== undefined) claims.sid = input.sid;
   // Profile claims stay at userinfo: PQ signatures are large already, so the ID token stays minimal.
   return signToken(ctx, 'id_token', client.id_token_signed_response_alg, claims, {
     issuer: ctx.config.issuer,
@@ -213,6 +220,7 @@ export async function issueUserTokens(
     resources?: string[];
     /** DPoP key the refresh token is bound to (public clients). */
     refreshJkt?: string;
+    sid?: string;
   },
   target: AccessTokenTarget = {},
 ): Promise<TokenResponse> {
@@ -254,6 +262,7 @@ export async function issueUserTokens(
         iat: now(),
         ...(grant.resources?.length ? { resources: grant.resources } : {}),
         ...(grant.refreshJkt !== undefined ? { jkt: grant.refreshJkt } : {}),
+        ...(grant.sid !== undefined ? { sid: grant.sid } : {}),
       };
       await ctx.storage.adapter('RefreshToken').upsert(tokenId(refresh), record, remaining);
       response.refresh_token = refresh;

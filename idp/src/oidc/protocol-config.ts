@@ -49,9 +49,9 @@ export interface BackchannelLogoutConfig {
   concurrency: number;
   /** Tries per RP before giving up (1 = no retry). */
   attempts: number;
-  /** Seconds one POST may take. */
+  /** Seconds one POST may take (fractions allowed). */
   timeout: number;
-  /** Seconds before the first retry; doubled for each further one. */
+  /** Seconds before the first retry, doubled for each further one (fractions allowed). */
   retryDelay: number;
 }
 
@@ -241,9 +241,13 @@ export function parseProtocolConfig(
     'backchannelLogout',
     [file.backchannelLogout, overrides.backchannelLogout],
     (k, v) => {
-      if (k === 'concurrency' || k === 'attempts' || k === 'timeout' || k === 'retryDelay')
+      if (k === 'concurrency' || k === 'attempts')
         cfg.backchannelLogout[k] = positiveInt(v, `backchannelLogout.${k}`, fail);
-      else return false;
+      else if (k === 'timeout' || k === 'retryDelay') {
+        if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 3600)
+          fail(`backchannelLogout.${k} must be a number of seconds, > 0 and at most 3600`);
+        cfg.backchannelLogout[k] = v as number;
+      } else return false;
       return true;
     },
     fail,

@@ -131,6 +131,7 @@ async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBod
       grantId: record.grantId,
       authTime: record.authTime,
       ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
+      ...(record.sid !== undefined ? { sid: record.sid } : {}),
       ...(record.resources ? { resources: record.resources } : {}),
       ...bindRefresh(refreshBinding(client, proof.jkt)),
     },
@@ -178,6 +179,7 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, pr
       grantId: record.grantId,
       authTime: record.authTime,
       grantExpiresAt: record.expiresAt,
+      ...(record.sid !== undefined ? { sid: record.sid } : {}),
       ...(record.resources ? { resources: record.resources } : {}),
       // Once bound, always bound: a proof with the same key was required above.
       ...bindRefresh(record.jkt ?? refreshBinding(client, proof.jkt)),

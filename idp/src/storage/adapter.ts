@@ -23,6 +23,8 @@ export type ModelName =
   | 'PushedAuthorizationRequest'
   /** Seen request-object `jti`s (RFC 9101), kept until the object expires. */
   | 'RequestObject'
+  /** Clients that got a code in a browser session, by `sid` (oidc/session-clients.ts). */
+  | 'SessionClients'
   /** Seen DPoP proofs (key thumbprint + `jti`), kept while their `iat` is acceptable (oidc/dpop.ts). */
   | 'DPoPProof'
   /** Short-lived claims that let one instance do a one-time job (first key, demo seed): storage/lock.ts. */
