@@ -151,6 +151,13 @@ describe('protocol extensions over HTTP', () => {
         const tokens = await oidc.clientCredentialsGrant(config, undefined, { DPoP });
         expect(tokens.token_type).toBe('dpop');
         expect(claimsOf(tokens.access_token).cnf.jkt).toBe(await DPoP.calculateThumbprint());
+        // Introspection says the token is DPoP-bound, and to which key (RFC 9449 §6.2).
+        const info = await oidc.tokenIntrospection(config, tokens.access_token);
+        expect(info).toMatchObject({
+          active: true,
+          token_type: 'DPoP',
+          cnf: { jkt: await DPoP.calculateThumbprint() },
+        });
       } finally {
         await nonced.close();
       }

@@ -39,6 +39,8 @@ export interface AuthRequest {
   resources?: string[];
   /** RFC 9449 §10: the code may only be redeemed with a DPoP proof of this key. */
   dpopJkt?: string;
+  /** The client has a back-channel logout URI: remember it in the session (session-clients.ts). */
+  backchannelLogout?: true;
 }
 
 export type ResponseMode = 'query' | 'form_post';
@@ -178,6 +180,7 @@ export async function validateAuthorizeRequest(
     ...(responseMode === 'form_post' ? { responseMode } : {}),
     ...(resources?.length ? { resources: [...new Set(resources)] } : {}),
     ...(params.dpop_jkt !== undefined ? { dpopJkt: params.dpop_jkt } : {}),
+    ...(client.backchannel_logout_uri !== undefined ? { backchannelLogout: true as const } : {}),
   };
   return { kind: 'ok', request, client };
 }

@@ -1,8 +1,8 @@
 /**
  * Signed request objects (JAR, RFC 9101): the authorization request as a JWT signed by the
  * client with any registry algorithm its registered keys allow — ML-DSA and composites too.
- * A PQ signature makes the object 3.6–6.7 KB, past the 2048 bytes a URL can safely carry, which
- * is what pushed authorization requests (PAR, par.ts) are for.
+ * A PQ signature makes the authorization URL carrying it 4–8 KB, past the 2048 bytes a URL can
+ * safely carry, which is what pushed authorization requests (PAR, par.ts) are for.
  *
  * Checked: a JWS (no `none`, no encryption), `typ` absent or a request-object type, the
  * client's pinned `request_object_signing_alg` if any, a signature by a registered key,

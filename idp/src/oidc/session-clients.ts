@@ -1,5 +1,6 @@
 /**
- * Which clients received an authorization code within one browser session, by its public id
+ * Which clients (those with a back-channel logout URI) received an authorization code within
+ * one browser session, by its public id
  * (`sid`), so that ending the session can tell each of them (back-channel logout). Kept in the
  * shared store, so the instance that ends a session reaches clients another instance served.
  * A read-modify-write: two authorizations finishing at the same instant in one session may
