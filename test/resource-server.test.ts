@@ -225,6 +225,10 @@ describe('example resource server against the IdP', () => {
         'invalid_token',
         'Bearer',
       );
+      // An algorithm name that is not ASCII is echoed safely in the challenge.
+      const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+      const odd = `${b64({ alg: 'ML-DSA-🔑', typ: 'at+jwt' })}.${b64({})}.AAAA`;
+      await refused(await get(url(), { authorization: `Bearer ${odd}` }), 401, 'invalid_token', 'Bearer');
       const none = await get(url(), {});
       expect(none.status).toBe(401);
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer realm=".*", DPoP algs="/);

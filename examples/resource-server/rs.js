@@ -168,7 +168,8 @@ export async function createResourceServer(opts) {
       const status = /** @type {{ statusCode?: number }} */ (err).statusCode ?? 500;
       return reply.code(status).send({ error: status < 500 ? 'invalid_request' : 'server_error' });
     }
-    const quote = (/** @type {string} */ s) => s.replace(/["\\]/g, '');
+    // RFC 6750 §3: printable ASCII without quote and backslash (messages may echo input).
+    const quote = (/** @type {string} */ s) => s.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
     const params = `error="${err.error}", error_description="${quote(err.message)}"${err.scope ? `, scope="${err.scope}"` : ''}`;
     const algs = `algs="${algorithms.join(' ')}"`;
     // Without any token, offer both schemes (RFC 9449 §7.1).

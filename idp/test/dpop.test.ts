@@ -252,6 +252,10 @@ describe('DPoP (inject)', () => {
       expectChallenge(await userinfo(at, { dpop: await good({ htm: 'POST' }) }), 'invalid_dpop_proof', 'htm');
       const stranger = await dpopKey('ML-DSA-44-Ed25519', true);
       expectChallenge(await userinfo(at, { dpop: await good({}, stranger) }), 'invalid_token', 'other key');
+      // A proof whose algorithm is not ASCII: the challenge header must still be valid.
+      const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+      const unicode = `${b64({ alg: 'ML-DSA-🔑', typ: 'dpop+jwt' })}.${b64({})}.AAAA`;
+      expectChallenge(await userinfo(at, { dpop: unicode }), 'invalid_dpop_proof', 'unicode alg');
       expect((await userinfo(at, { dpop: await good() })).statusCode).toBe(200);
       // An unbound token with the DPoP scheme is refused too (RFC 9449 §7.1).
       const plain = await boundTokens('web', key);

@@ -13,7 +13,7 @@ import { algorithms, type DpopProof, DpopProofInvalid, verifyDpopProof } from '@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpContext } from '../context.ts';
 import { safeEqual, tokenId } from '../crypto/secrets.ts';
-import { OAuthError } from './errors.ts';
+import { challengeText, OAuthError } from './errors.ts';
 
 /** Where the proof arrived: errors differ (RFC 9449 §5 body error vs §7.1 WWW-Authenticate). */
 export type DpopEndpoint = 'token' | 'resource';
@@ -78,7 +78,7 @@ export class Dpop {
     if (this.#cfg.requireNonce) headers['dpop-nonce'] = this.nonce();
     if (endpoint === 'resource') {
       headers['www-authenticate'] =
-        `DPoP error="${error}", error_description="${description.replace(/["\\]/g, '')}", algs="${this.algorithms.join(' ')}"`;
+        `DPoP error="${error}", error_description="${challengeText(description)}", algs="${this.algorithms.join(' ')}"`;
       return new OAuthError(error, description, 401, headers);
     }
     return new OAuthError(error, description, 400, headers);

@@ -8,7 +8,7 @@ import { Accounts } from '../accounts/accounts.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { tokenId } from '../crypto/secrets.ts';
 import type { Dpop } from './dpop.ts';
-import { jsonErrorHandler, OAuthError } from './errors.ts';
+import { challengeText, jsonErrorHandler, OAuthError } from './errors.ts';
 import type { AccessTokenRecord } from './issue.ts';
 import { signToken } from './signing.ts';
 
@@ -16,7 +16,7 @@ type Scheme = 'Bearer' | 'DPoP';
 
 const challengeError = (scheme: Scheme, error: string, description: string, status: number) =>
   new OAuthError(error, description, status, {
-    'www-authenticate': `${scheme} realm="pqid", error="${error}", error_description="${description}"`,
+    'www-authenticate': `${scheme} realm="pqid", error="${error}", error_description="${challengeText(description)}"`,
   });
 
 function presentedToken(req: FastifyRequest): { token: string; scheme: Scheme } | undefined {
