@@ -894,6 +894,13 @@ describe('HTTP fuzzing: never a 5xx, never a crash, always a well-formed answer'
           ),
       },
       { weight: 1, arbitrary: fc.constant('x'.repeat(20_000)) },
+      // Any text as the algorithm: it is echoed in error descriptions and challenge headers.
+      {
+        weight: 1,
+        arbitrary: fc
+          .string({ unit: 'grapheme', maxLength: 12 })
+          .map((alg) => `${b64u(JSON.stringify({ alg, typ: 'dpop+jwt' }))}.${b64u('{}')}.AAAA`),
+      },
     );
     const metadata = fc.dictionary(
       fc.constantFrom(
