@@ -17,6 +17,7 @@ import {
   createRemoteJWKSet,
   DpopProofInvalid,
   PqidError,
+  registry,
   algorithms as registryAlgorithms,
   verifyDpopProof,
   verifyJwt,
@@ -55,6 +56,13 @@ export async function createResourceServer(opts) {
   // Fetched on first use, cached, refetched on an unknown kid (rotations) at most every 30 s.
   const jwks = createRemoteJWKSet(new URL(meta.jwks_uri));
   const algorithms = opts.algorithms ?? registryAlgorithms();
+  // Proofs are signed per request: SLH-DSA (cold path, 10–23 KB signatures) is not for them.
+  const slh = new Set(
+    registry()
+      .filter((e) => e.family === 'slh-dsa')
+      .map((e) => e.alg),
+  );
+  const proofAlgorithms = algorithms.filter((a) => !slh.has(a));
   const proofMaxAge = opts.proofMaxAge ?? 300;
 
   // An ML-DSA-87 composite DPoP proof (~11 KB) beside an ML-DSA-87 access token (~7 KB) is
@@ -117,7 +125,7 @@ export async function createResourceServer(opts) {
         proof = await verifyDpopProof(proofs[0], {
           htm: req.method,
           htu: new URL(req.url, baseUrl),
-          algorithms,
+          algorithms: proofAlgorithms,
           accessToken: token,
           maxAge: proofMaxAge,
         });
@@ -171,7 +179,7 @@ export async function createResourceServer(opts) {
     // RFC 6750 §3: printable ASCII without quote and backslash (messages may echo input).
     const quote = (/** @type {string} */ s) => s.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
     const params = `error="${err.error}", error_description="${quote(err.message)}"${err.scope ? `, scope="${err.scope}"` : ''}`;
-    const algs = `algs="${algorithms.join(' ')}"`;
+    const algs = `algs="${proofAlgorithms.join(' ')}"`;
     // Without any token, offer both schemes (RFC 9449 §7.1).
     const challenge =
       err.error === 'invalid_request'
@@ -192,7 +200,7 @@ export async function createResourceServer(opts) {
     authorization_servers: [issuer],
     bearer_methods_supported: ['header'],
     scopes_supported: ['orders:read'],
-    dpop_signing_alg_values_supported: algorithms,
+    dpop_signing_alg_values_supported: proofAlgorithms,
     resource_name: 'pqid example resource server',
   }));
 

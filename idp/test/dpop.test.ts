@@ -18,9 +18,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, registerClient } from '../src/app.ts';
+import { dpopAlgorithms } from '../src/oidc/dpop.ts';
 import { basicAuth, browserLogin, form, KEK, pkce, startTestIdp, tempDir, testConfig } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
+const DPOP_ALGS = dpopAlgorithms();
 const TOKEN = `${ISSUER}/token`;
 const USERINFO = `${ISSUER}/userinfo`;
 const RP = 'https://rp.example/cb';
@@ -90,15 +92,28 @@ describe('DPoP (inject)', () => {
       ...form({ token: tok }, { authorization: auth('svc') }),
     });
 
-  it('advertises every registry algorithm for proofs', async () => {
+  it('advertises every registry algorithm for proofs but SLH-DSA', async () => {
     const doc = (await app.inject('/.well-known/openid-configuration')).json();
-    expect(doc.dpop_signing_alg_values_supported).toEqual(algorithms());
+    expect(doc.dpop_signing_alg_values_supported).toEqual(DPOP_ALGS);
     expect(doc.dpop_signing_alg_values_supported).toEqual(
       expect.arrayContaining(['ES256', 'EdDSA', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'ML-DSA-87-Ed448']),
     );
+    const slh = algorithms().filter((a) => a.startsWith('SLH-DSA'));
+    for (const alg of slh) expect(DPOP_ALGS).not.toContain(alg);
+    // And a proof naming one is refused before any signature work, as an algorithm not allowed.
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    for (const alg of slh) {
+      const proof = `${b64({ alg, typ: 'dpop+jwt', jwk: { kty: 'AKP', alg, pub: 'AAAA' } })}.${b64({})}.AAAA`;
+      const r = await token(
+        { grant_type: 'client_credentials' },
+        { authorization: auth('svc'), dpop: proof },
+      );
+      expect(r.json().error).toBe('invalid_dpop_proof');
+      expect(r.json().error_description).toMatch(/not allowed/);
+    }
   });
 
-  it.each(algorithms())(
+  it.each(DPOP_ALGS)(
     'binds access tokens to a %s proof: cnf.jkt in the JWT and at introspection',
     async (alg) => {
       const key = await dpopKey(alg);

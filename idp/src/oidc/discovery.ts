@@ -7,6 +7,7 @@ import { RESPONSE_MODES, supportedScopes } from './authorize-request.ts';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 
+import { dpopAlgorithms } from './dpop.ts';
 import { jsonErrorHandler } from './errors.ts';
 import { parUrl } from './par.ts';
 import { registrationUrl } from './registration.ts';
@@ -42,8 +43,8 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     // Not registered metadata: tells clients which formats access_token_format accepts.
     access_token_formats_supported: [...ACCESS_TOKEN_FORMATS],
     code_challenge_methods_supported: ['S256'],
-    // RFC 9449 §5.1: proofs are accepted with every registry algorithm, ML-DSA and composites too.
-    dpop_signing_alg_values_supported: algs,
+    // RFC 9449 §5.1: ML-DSA, composites and classical; not SLH-DSA (dpop.ts says why).
+    dpop_signing_alg_values_supported: dpopAlgorithms(),
     claims_supported: [
       'sub',
       'iss',

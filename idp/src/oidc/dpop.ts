@@ -9,7 +9,7 @@
  * Requests without a `DPoP` header cost one property lookup here.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import { algorithms, type DpopProof, DpopProofInvalid, verifyDpopProof } from '@pqid/jose';
+import { type DpopProof, DpopProofInvalid, registry, verifyDpopProof } from '@pqid/jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpContext } from '../context.ts';
 import { safeEqual, tokenId } from '../crypto/secrets.ts';
@@ -26,6 +26,18 @@ export interface DpopCheck {
   endpoint: DpopEndpoint;
 }
 
+/**
+ * Algorithms accepted for proofs (`dpop_signing_alg_values_supported`): every registry
+ * algorithm usable here except SLH-DSA. A proof is signed per request; SLH-DSA is for the cold
+ * path — its proofs would be 10.6 KB (128s, hundreds of ms to sign) to 22.8 KB (128f), past
+ * `dpop.maxProofBytes`.
+ */
+export function dpopAlgorithms(): string[] {
+  return registry()
+    .filter((e) => !e.unavailable() && e.family !== 'slh-dsa')
+    .map((e) => e.alg);
+}
+
 /** The key the DPoP nonce HMAC uses: derived from the KEK, so every instance agrees. */
 export function dpopNonceKey(kek: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', kek, Buffer.alloc(0), 'pqid dpop nonce v1', 32));
@@ -34,8 +46,8 @@ export function dpopNonceKey(kek: Buffer): Buffer {
 export class Dpop {
   readonly #ctx: IdpContext;
   readonly #key: Buffer;
-  /** Algorithms accepted for proofs: every registry algorithm this runtime can verify. */
-  readonly algorithms: readonly string[] = algorithms();
+  /** Algorithms accepted for proofs (see dpopAlgorithms). */
+  readonly algorithms: readonly string[] = dpopAlgorithms();
 
   constructor(ctx: IdpContext, nonceKey: Buffer) {
     this.#ctx = ctx;

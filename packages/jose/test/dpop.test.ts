@@ -60,7 +60,9 @@ async function reason(proof: unknown, o = opts()): Promise<string> {
 }
 
 describe('DPoP proofs', () => {
-  it.each(algorithms())('%s: signs and verifies; jkt is the RFC 7638 thumbprint', async (alg) => {
+  // SLH-DSA: the fast-signing parameter set stands for its family (the small ones sign for seconds).
+  const ROUND_TRIP = algorithms().filter((a) => !a.startsWith('SLH-DSA') || a === 'SLH-DSA-SHA2-128f');
+  it.each(ROUND_TRIP)('%s: signs and verifies; jkt is the RFC 7638 thumbprint', async (alg) => {
     const key = await keyFor(alg);
     const proof = await signDpopProof(key, { htm: 'POST', htu: `${HTU}?q=1#f`, accessToken: 'at-1' });
     const header = JSON.parse(Buffer.from(proof.split('.')[0] as string, 'base64url').toString());
@@ -69,7 +71,8 @@ describe('DPoP proofs', () => {
     expect(header.kid).toBeUndefined();
     expect(Object.keys(header.jwk)).not.toContain('priv');
     expect(Object.keys(header.jwk)).not.toContain('d');
-    const ok = await verifyDpopProof(proof, opts({ accessToken: 'at-1' }));
+    // SLH-DSA-128f proofs (22.8 KB) exceed the 16 KiB default: a server that wants them says so.
+    const ok = await verifyDpopProof(proof, opts({ accessToken: 'at-1', maxProofBytes: 32 * 1024 }));
     expect(ok.jkt).toBe(calculateThumbprint(exportJWK(key.publicKey)));
     expect(ok.claims.htu).toBe(HTU);
     expect(ok.claims.ath).toBe(accessTokenHash('at-1'));
