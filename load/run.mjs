@@ -280,7 +280,13 @@ export async function main(argv) {
         issued[alg] = { idToken: t.id_token, accessToken: t.access_token };
       }
       const discovery = await (await fetch(`${idp.info.issuer}/.well-known/openid-configuration`)).json();
-      const { items, jwks } = await buildSizeItems(issued, discovery.token_endpoint);
+      const jarClients = Object.fromEntries(opts.algs.map((alg) => [alg, idp.info.clients[alg].jar]));
+      const { items, jwks } = await buildSizeItems(issued, discovery.token_endpoint, jarClients, {
+        issuer: idp.info.issuer,
+        redirectUri: idp.info.redirectUri,
+      });
+      // The DPoP proofs are sent to the token endpoint as this algorithm's confidential client.
+      for (const item of items) if (item.dpopProof) item.ccClient = idp.info.clients[item.alg].confidential;
       const accessTokenFormat = Object.values(issued).every((t) => t.accessToken.split('.').length === 3)
         ? 'jwt'
         : 'reference';
@@ -297,6 +303,9 @@ export async function main(argv) {
         jwks,
         jwksUri: discovery.jwks_uri,
         userinfoEndpoint: discovery.userinfo_endpoint,
+        tokenEndpoint: discovery.token_endpoint,
+        authorizationEndpoint: discovery.authorization_endpoint,
+        parEndpoint: discovery.pushed_authorization_request_endpoint,
         endSessionEndpoint: discovery.end_session_endpoint ?? `${idp.info.issuer}/logout`,
         postLogoutRedirectUri: 'http://127.0.0.1:9/bye',
         saml: samlItems,
@@ -513,7 +522,7 @@ export async function main(argv) {
 function collectSizes(summary, items, jwks, opts, samlItems) {
   const b = opts.budgets;
   const val = (kind, alg, profile) => metric(summary, `size_${kind}`, { alg, profile })?.values?.max;
-  const rows = items.map(({ alg, profile, source, dpopProof }) => {
+  const rows = items.map(({ alg, profile, source, dpopProof, requestObject }) => {
     const r = {
       alg,
       profile,
@@ -525,13 +534,26 @@ function collectSizes(summary, items, jwks, opts, samlItems) {
       setCookieLine: val('set_cookie_line', alg, profile),
       logoutUrl: val('logout_url', alg, profile),
       dpopHeader: dpopProof ? val('dpop_header', alg, profile) : undefined,
+      authorizationUrlJar: requestObject ? val('authorization_url_jar', alg, profile) : undefined,
+      authorizationUrlPar: requestObject ? val('authorization_url_par', alg, profile) : undefined,
     };
     r.fitsCookie = r.setCookie <= b.cookie;
     r.fitsHeaderLine = r.authorizationHeader <= b.headerLine;
     r.fitsNodeHeaders = r.authorizationHeader <= b.nodeHeaders;
     r.fitsUrlConservative = r.logoutUrl <= b.urlConservative;
     r.fitsUrl = r.logoutUrl <= b.url;
-    if (r.dpopHeader !== undefined) r.dpopFitsHeaderLine = r.dpopHeader <= b.headerLine;
+    if (r.dpopHeader !== undefined) {
+      r.dpopFitsHeaderLine = r.dpopHeader <= b.headerLine;
+      r.dpopFitsNodeHeaders = r.dpopHeader <= b.nodeHeaders;
+      const bound = metric(summary, 'dpop_status', { alg, status: '200' })?.values?.count ?? 0;
+      r.dpopAcceptedByIdp = bound > 0;
+    }
+    if (r.authorizationUrlJar !== undefined) {
+      r.jarFitsUrlConservative = r.authorizationUrlJar <= b.urlConservative;
+      r.jarFitsUrl = r.authorizationUrlJar <= b.url;
+      r.parFitsUrlConservative = r.authorizationUrlPar <= b.urlConservative;
+      r.parAcceptedByIdp = (metric(summary, 'par_status', { alg, status: '201' })?.values?.count ?? 0) > 0;
+    }
     if (source === 'idp') {
       const accepted = metric(summary, 'transport_status', { alg, status: '200' })?.values?.count ?? 0;
       r.bearerAcceptedByIdp = accepted > 0;

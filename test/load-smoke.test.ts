@@ -44,7 +44,13 @@ interface SizeRow {
   fitsCookie: boolean;
   fitsHeaderLine: boolean;
   dpopFitsHeaderLine?: boolean;
+  dpopAcceptedByIdp?: boolean;
   bearerAcceptedByIdp?: boolean;
+  authorizationUrlJar?: number;
+  authorizationUrlPar?: number;
+  jarFitsUrlConservative?: boolean;
+  parFitsUrlConservative?: boolean;
+  parAcceptedByIdp?: boolean;
 }
 interface CapacityRow {
   target: string;
@@ -173,9 +179,23 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     // DPoP proofs carry the client's public key: ML-DSA-44 fits an 8190-byte header line, ML-DSA-87 does not.
     expect(row('ML-DSA-44', 'minimal').dpopFitsHeaderLine).toBe(true);
     expect(row('ML-DSA-87', 'minimal').dpopFitsHeaderLine).toBe(false);
-    // Every IdP-issued JWT access token still passes Node's 16 KiB header limit at /userinfo.
-    for (const r of results.sizes.rows.filter((x) => x.source === 'idp'))
+    // Every IdP-issued JWT access token still passes Node's 16 KiB header limit at /userinfo,
+    // and the IdP binds a token to every DPoP proof, ML-DSA-87 (11 KB) included.
+    for (const r of results.sizes.rows.filter((x) => x.source === 'idp')) {
       expect(r.bearerAcceptedByIdp, r.alg).toBe(true);
+      expect(r.dpopAcceptedByIdp, r.alg).toBe(true);
+    }
+    // A request object signed with any ML-DSA algorithm outgrows a 2048-byte URL; through PAR
+    // the URL is ~160 bytes, and the IdP accepted every push.
+    for (const alg of ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87']) {
+      expect(row(alg, 'minimal').jarFitsUrlConservative, alg).toBe(false);
+      expect(row(alg, 'minimal').parFitsUrlConservative, alg).toBe(true);
+    }
+    expect(row('ES256', 'minimal').jarFitsUrlConservative).toBe(true);
+    for (const r of results.sizes.rows.filter((x) => x.authorizationUrlJar !== undefined)) {
+      expect(r.parAcceptedByIdp, `${r.alg} ${r.profile}`).toBe(true);
+      expect(r.authorizationUrlPar, r.alg).toBeLessThan(200);
+    }
     expect(results.sizes.jwksLive).toBeGreaterThan(0);
     // SAML: a signed AuthnRequest's Redirect URL outgrows 2048 B with any ML-DSA signature, not
     // with ES256 or RS256; every POST form is bigger than its URL (certificates in KeyInfo).

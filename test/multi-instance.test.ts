@@ -5,8 +5,18 @@
  * processes behind a load balancer (requests go through fastify inject). Skipped without
  * PQID_TEST_DATABASE_URL locally; required in CI.
  */
+import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLocalJWKSet, generateKeyPair, type Jwk, signJwt, verifyJwt } from '@pqid/jose';
+import {
+  createLocalJWKSet,
+  generateKeyPair,
+  importJWK,
+  type Jwk,
+  type PrivateKey,
+  signDpopProof,
+  signJwt,
+  verifyJwt,
+} from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
@@ -477,6 +487,107 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
         codes.join(),
       ).toHaveLength(1);
       expect(codes.every((c) => c === 303 || c === 401 || c === 400)).toBe(true);
+    }
+  });
+
+  it('accepts a DPoP proof once when A and B race for it (shared jti replay cache)', async () => {
+    const key = (await importJWK((await generateKeyPair('ML-DSA-44')).privateJwk)) as PrivateKey;
+    const { clientSecret } = await registerClient(a.ctx, {
+      client_id: 'dpop-multi',
+      redirect_uris: [],
+      grant_types: ['client_credentials'],
+    });
+    const auth = basicAuth('dpop-multi', clientSecret as string);
+    for (let round = 0; round < 4; round++) {
+      const dpop = await signDpopProof(key, { htm: 'POST', htu: `${ISSUER}/token` });
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? b.app : a.app).inject({
+            method: 'POST',
+            url: '/token',
+            ...form({ grant_type: 'client_credentials' }, { authorization: auth, dpop }),
+          }),
+        ),
+      );
+      const ok = results.filter((r) => r.statusCode === 200);
+      expect(ok, results.map((r) => r.body).join('\n')).toHaveLength(1);
+      expect(ok[0]?.json().token_type).toBe('DPoP');
+      for (const r of results.filter((x) => x.statusCode !== 200))
+        expect(r.json().error).toBe('invalid_dpop_proof');
+    }
+  });
+
+  it('redeems at B a request_uri pushed at A, once', async () => {
+    const p = pkce();
+    const params = {
+      client_id: 'demo-client',
+      redirect_uri: DEMO_REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: p.challenge,
+      code_challenge_method: 'S256',
+    };
+    const pushed = await a.app.inject({
+      method: 'POST',
+      url: '/par',
+      ...form(params, { authorization: demoAuth }),
+    });
+    expect(pushed.statusCode, pushed.body).toBe(201);
+    const { request_uri } = pushed.json() as { request_uri: string };
+    const ask = (app: FastifyInstance) =>
+      app.inject(`/authorize?${new URLSearchParams({ client_id: 'demo-client', request_uri })}`);
+    const [first, second] = await Promise.all([ask(b.app), ask(a.app)]);
+    const statuses = [first.statusCode, second.statusCode].sort();
+    // One goes on to the login page (303), the other finds it used (400).
+    expect(statuses).toEqual([303, 400]);
+  });
+
+  it('sends back-channel logout from B for a session whose codes A issued', async () => {
+    const received: string[] = [];
+    let arrived: () => void = () => {};
+    const delivered = new Promise<void>((r) => {
+      arrived = r;
+    });
+    const rp = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        received.push(new URLSearchParams(body).get('logout_token') ?? '');
+        res.writeHead(200).end();
+        arrived();
+      });
+    });
+    await new Promise<void>((r) => rp.listen(0, '127.0.0.1', r));
+    try {
+      const { clientSecret } = await registerClient(a.ctx, {
+        client_id: 'bcl-multi',
+        redirect_uris: [DEMO_REDIRECT],
+        id_token_signed_response_alg: 'ML-DSA-65',
+        backchannel_logout_uri: `http://127.0.0.1:${(rp.address() as { port: number }).port}/bcl`,
+      });
+      const jar = new Map<string, string>();
+      const { code, verifier } = await codeAt(a.app, 'bcl-multi', DEMO_REDIRECT, jar);
+      const tokens = await tokenRequest(
+        a.app,
+        { grant_type: 'authorization_code', code, redirect_uri: DEMO_REDIRECT, code_verifier: verifier },
+        basicAuth('bcl-multi', clientSecret as string),
+      );
+      const idToken = tokens.json().id_token as string;
+      const sid = JSON.parse(Buffer.from(idToken.split('.')[1] as string, 'base64url').toString()).sid;
+      const out = await b.app.inject({
+        url: `/end_session?${new URLSearchParams({ id_token_hint: idToken })}`,
+        headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      expect(out.statusCode).toBe(200);
+      await delivered;
+      const claims = JSON.parse(
+        Buffer.from((received[0] as string).split('.')[1] as string, 'base64url').toString(),
+      );
+      expect(claims).toMatchObject({ sid, aud: 'bcl-multi' });
+    } finally {
+      await new Promise((r) => rp.close(r));
     }
   });
 });

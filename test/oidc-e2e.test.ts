@@ -14,63 +14,12 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
 import { loadConfig } from '../idp/src/config.ts';
+import { FetchBrowser, signIn } from './helpers/fetch-browser.ts';
 import { freePort } from './helpers/net.ts';
 
 const ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'ES256', 'RS256'] as const;
 const REDIRECT = 'http://localhost:3001/callback';
 const AFTER_LOGOUT = 'http://localhost:3001/signed-out';
-
-/** The login form, then (first offline_access grant for this client) the consent form. */
-async function signIn(browser: Browser, issuer: string, authUrl: string): Promise<URL> {
-  const r1 = await browser.get(authUrl);
-  expect(r1.status).toBe(303);
-  const loginUrl = new URL(r1.headers.get('location') as string, issuer).href;
-  const page = await (await browser.get(loginUrl)).text();
-  const action = new URL(/<form method="post" action="([^"]+)"/.exec(page)?.[1] as string, issuer).href;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string;
-  let r = await browser.postForm(action, { csrf, username: 'demo', password: 'demo' });
-  expect(r.status).toBe(303);
-  let next = new URL(r.headers.get('location') as string, issuer);
-  if (next.origin === new URL(issuer).origin && next.pathname.startsWith('/interaction/')) {
-    const consent = await (await browser.get(next.href)).text();
-    expect(consent).toContain('Allow access?');
-    const consentAction = /<form method="post" action="([^"]+)"/.exec(consent)?.[1] as string;
-    const consentCsrf = /name="csrf" value="([^"]+)"/.exec(consent)?.[1] as string;
-    r = await browser.postForm(new URL(consentAction, issuer).href, { csrf: consentCsrf, decision: 'allow' });
-    expect(r.status).toBe(303);
-    next = new URL(r.headers.get('location') as string, issuer);
-  }
-  return next;
-}
-
-/** A minimal browser: follows nothing automatically, keeps cookies per path-less jar. */
-class Browser {
-  readonly jar = new Map<string, string>();
-  async get(url: string): Promise<Response> {
-    return this.#send(url, { method: 'GET' });
-  }
-  async postForm(url: string, data: Record<string, string>): Promise<Response> {
-    return this.#send(url, {
-      method: 'POST',
-      body: new URLSearchParams(data),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-  }
-  async #send(url: string, init: RequestInit): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.jar.size) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const r = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const c of r.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = (pair as string).indexOf('=');
-      const name = (pair as string).slice(0, i);
-      const value = (pair as string).slice(i + 1);
-      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(c)) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
-    return r;
-  }
-}
 
 describe('OIDC end to end with openid-client', () => {
   let idp: Idp;
@@ -132,7 +81,7 @@ describe('OIDC end to end with openid-client', () => {
       nonce,
     });
 
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const callback = await signIn(browser, issuer, authUrl.href);
     expect(callback.origin + callback.pathname).toBe(REDIRECT);
 
@@ -217,7 +166,7 @@ describe('OIDC end to end with openid-client', () => {
       id_token_signed_response_alg: alg,
     });
     const verifier = oidc.randomPKCECodeVerifier();
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const q = new URLSearchParams({
       client_id: 'rp-composite',
       redirect_uri: REDIRECT,

@@ -5,12 +5,17 @@
 import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { Accounts } from './accounts/accounts.ts';
-import { type Client, type ClientInput, Clients, signingAlgs } from './clients/clients.ts';
+import { Clients, signingAlgs } from './clients/clients.ts';
+
+export { registerClient } from './clients/register.ts';
+
 import { type Config, ConfigError } from './config.ts';
 import type { IdpContext } from './context.ts';
 import { type Kek, loadKek } from './crypto/kek.ts';
 import { keyManagerFromConfig } from './keys/from-config.ts';
 import { requireNativeIfAsked } from './mldsa-backend.ts';
+import { dpopNonceKey } from './oidc/dpop.ts';
+import { resourceServerAlgs } from './oidc/protocol-config.ts';
 import { LoginLimiter } from './security/login-limiter.ts';
 import { type SeedResult, seedDemo } from './seed.ts';
 import { buildServer } from './server.ts';
@@ -68,11 +73,20 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
         opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
     };
     const seed = await seedDemo(ctx);
-    // One key per algorithm that a registered client's tokens use, plus the default: published
+    // One key per algorithm that a registered client's tokens use or a resource server pins, plus
+    // the default: published
     // at start, before any token needs it.
     const used = (await ctx.clients.list()).flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
-    const createdKeys = await keys.ensure([config.defaultSigningAlg, ...keys.placementAlgs(), ...used]);
-    const app = await buildServer(ctx, opts.logStream ? { logStream: opts.logStream } : {});
+    const createdKeys = await keys.ensure([
+      config.defaultSigningAlg,
+      ...keys.placementAlgs(),
+      ...resourceServerAlgs(config),
+      ...used,
+    ]);
+    const app = await buildServer(ctx, {
+      ...(opts.logStream ? { logStream: opts.logStream } : {}),
+      dpopNonceKey: dpopNonceKey(kek.key),
+    });
     // Rotations made by `pqid keys rotate` in another process reach this one on the next re-read.
     const stopRefresh = keys.autoRefresh(config.keys.refreshInterval, (err) =>
       app.log.error({ err }, 'reloading signing keys failed; keeping the current ones'),
@@ -101,14 +115,4 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     await storage.close();
     throw e;
   }
-}
-
-/** Register a client and publish its signing key before the client can receive a token. */
-export async function registerClient(
-  ctx: IdpContext,
-  input: ClientInput,
-): Promise<{ client: Client; clientSecret?: string }> {
-  const result = await ctx.clients.register(input);
-  await ctx.keys.ensure(signingAlgs(result.client, ctx.config.accessTokenSigningAlg));
-  return result;
 }

@@ -7,6 +7,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { algorithms } from '@pqid/jose';
 import { type KeysConfig, parseKeysConfig } from './keys/config.ts';
+import {
+  PROTOCOL_KEYS,
+  type ProtocolConfig,
+  type ProtocolOverrides,
+  parseProtocolConfig,
+} from './oidc/protocol-config.ts';
 import { parseSamlConfig, type SamlConfig } from './saml/config.ts';
 import { type LoginLimitsConfig, parseLoginLimits } from './security/config.ts';
 import { type PasskeysConfig, parsePasskeysConfig, rpIdFor } from './signin/passkeys/config.ts';
@@ -33,7 +39,8 @@ export interface TtlConfig {
   interaction: number;
 }
 
-export interface Config {
+/** DPoP, PAR, registration, resource servers, back-channel logout: oidc/protocol-config.ts. */
+export interface Config extends ProtocolConfig {
   port: number;
   host: string;
   /** Issuer identifier without a trailing slash. */
@@ -89,7 +96,7 @@ const DEFAULT_TTL: TtlConfig = {
 
 function defaults(cwd: string): Omit<
   Config,
-  'issuer' | 'databaseUrl' | 'keys' | 'loginLimits' | 'saml' | 'passkeys'
+  'issuer' | 'databaseUrl' | 'keys' | 'loginLimits' | 'saml' | 'passkeys' | keyof ProtocolConfig
 > & {
   issuer?: string;
   databaseUrl?: string;
@@ -198,6 +205,7 @@ const KNOWN_KEYS = new Set([
   'loginLimits',
   'saml',
   'passkeys',
+  ...PROTOCOL_KEYS,
 ]);
 
 export interface LoadConfigOptions {
@@ -206,14 +214,17 @@ export interface LoadConfigOptions {
   file?: string;
   cwd?: string;
   /** Direct overrides, applied last (tests). */
-  overrides?: Partial<Omit<Config, 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml' | 'passkeys'>> & {
-    ttl?: Partial<TtlConfig>;
-    demo?: Partial<DemoConfig>;
-    keys?: Partial<Omit<KeysConfig, 'placement'>> & { placement?: Partial<KeysConfig['placement']> };
-    loginLimits?: Partial<LoginLimitsConfig>;
-    saml?: Partial<SamlConfig>;
-    passkeys?: Partial<PasskeysConfig>;
-  };
+  overrides?: Partial<
+    Omit<Config, 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml' | 'passkeys' | keyof ProtocolConfig>
+  > &
+    ProtocolOverrides & {
+      ttl?: Partial<TtlConfig>;
+      demo?: Partial<DemoConfig>;
+      keys?: Partial<Omit<KeysConfig, 'placement'>> & { placement?: Partial<KeysConfig['placement']> };
+      loginLimits?: Partial<LoginLimitsConfig>;
+      saml?: Partial<SamlConfig>;
+      passkeys?: Partial<PasskeysConfig>;
+    };
 }
 
 export function loadConfig(opts: LoadConfigOptions = {}): Config {
@@ -311,6 +322,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   } catch (e) {
     fail((e as Error).message);
   }
+  const protocol = parseProtocolConfig(file, o, env, fail);
 
   validateDatabaseUrl(databaseUrl);
   return {
@@ -332,6 +344,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     loginLimits,
     saml,
     passkeys,
+    ...protocol,
   };
 }
 

@@ -3,17 +3,22 @@
  * default, so several providers in one process (tests, multi-tenant hosts) never collide.
  * Labels are bounded sets (algorithm names, token kinds, route patterns), never raw URLs.
  */
-import { Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IdpContext } from './context.ts';
 import { mldsaBackendReport } from './mldsa-backend.ts';
 
-export type TokenKind = 'id_token' | 'access_token' | 'userinfo';
+export type TokenKind = 'id_token' | 'access_token' | 'userinfo' | 'logout_token';
 
 export interface Metrics {
   registry: Registry;
   signSeconds: Histogram<'alg' | 'kind'>;
   tokenBytes: Histogram<'alg' | 'kind'>;
   requestSeconds: Histogram<'method' | 'route' | 'status_code'>;
+  /** Back-channel logout POSTs by outcome: delivered, retry (a failed try with more to come), failed. */
+  logoutDeliveries: Counter<'outcome'>;
+  logoutDeliverySeconds: Histogram<'outcome'>;
+  /** Deliveries queued or in flight on this instance. */
+  logoutPending: Gauge;
 }
 
 function create(): Metrics {
@@ -41,6 +46,24 @@ function create(): Metrics {
       help: 'HTTP request latency per route pattern',
       labelNames: ['method', 'route', 'status_code'],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    logoutDeliveries: new Counter({
+      name: 'pqid_backchannel_logout_deliveries_total',
+      help: 'Back-channel logout token POSTs to relying parties, by outcome (delivered, retry, failed)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    logoutDeliverySeconds: new Histogram({
+      name: 'pqid_backchannel_logout_delivery_seconds',
+      help: 'Time of one back-channel logout POST, by outcome',
+      labelNames: ['outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    logoutPending: new Gauge({
+      name: 'pqid_backchannel_logout_pending',
+      help: 'Back-channel logout deliveries queued or in flight on this instance',
       registers: [registry],
     }),
   };

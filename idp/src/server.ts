@@ -1,5 +1,6 @@
 /** The fastify instance: each route group is an encapsulated plugin with its own error handling. */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Socket } from 'node:net';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -8,10 +9,14 @@ import { healthRoutes } from './health.ts';
 import { loggerOptions } from './logging.ts';
 import { metricsFor } from './metrics.ts';
 import { authorizeRoutes } from './oidc/authorize.ts';
+import { BackchannelLogout } from './oidc/backchannel-logout.ts';
 import { discoveryRoutes } from './oidc/discovery.ts';
+import { Dpop } from './oidc/dpop.ts';
 import { jsonErrorHandler, OAuthError, sendOAuthError } from './oidc/errors.ts';
 import { introspectionRoutes } from './oidc/introspection.ts';
 import { logoutRoutes } from './oidc/logout.ts';
+import { parRoutes } from './oidc/par.ts';
+import { registrationRoutes } from './oidc/registration.ts';
 import { tokenRoutes } from './oidc/token.ts';
 import { userinfoRoutes } from './oidc/userinfo.ts';
 import { samlRoutes } from './saml/routes.ts';
@@ -23,12 +28,18 @@ import { SignIn } from './signin/sign-in.ts';
 export interface ServerOptions {
   /** Where logs go instead of stdout (tests). */
   logStream?: { write(msg: string): void };
+  /** HMAC key of DPoP nonces, the same on every instance (createIdp derives it from the KEK). */
+  dpopNonceKey?: Buffer;
 }
 
 export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(ctx.config.logLevel, opts.logStream),
     bodyLimit: ctx.config.bodyLimit,
+    // Post-quantum DPoP proofs (ML-DSA-87: 11 KB) with a PQ access token beside them pass
+    // Node's 16 KiB default; the DPoP check then applies its own, smaller, per-proof limit.
+    http: { maxHeaderSize: ctx.config.maxHeaderBytes },
+    clientErrorHandler: headerOverflowAnswer(ctx.config.maxHeaderBytes),
     trustProxy: false,
     // Unknown parameters are ignored rather than rejected, as OAuth requires.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
@@ -62,16 +73,22 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   const { prefix } = endpoints(ctx.config.issuer);
   // Beneath both protocols: OIDC and SAML send the browser here to sign in.
   const signIn = new SignIn(ctx);
+  const dpop = new Dpop(ctx, opts.dpopNonceKey ?? randomBytes(32));
+  const backchannel = new BackchannelLogout(ctx, app.log);
+  app.decorate('backchannelLogout', backchannel);
+  app.addHook('onClose', () => backchannel.close());
   await app.register(
     async (scope) => {
       await scope.register(signInRoutes, { ctx, signIn });
       await scope.register(accountRoutes, { ctx, signIn });
       await scope.register(discoveryRoutes, { ctx });
       await scope.register(authorizeRoutes, { ctx, signIn });
-      await scope.register(tokenRoutes, { ctx });
-      await scope.register(userinfoRoutes, { ctx });
+      await scope.register(tokenRoutes, { ctx, dpop });
+      await scope.register(parRoutes, { ctx, dpop });
+      await scope.register(registrationRoutes, { ctx });
+      await scope.register(userinfoRoutes, { ctx, dpop });
       await scope.register(introspectionRoutes, { ctx });
-      await scope.register(logoutRoutes, { ctx });
+      await scope.register(logoutRoutes, { ctx, backchannel });
       await scope.register(samlRoutes, { ctx, signIn });
     },
     { prefix },
@@ -106,6 +123,35 @@ function metricsRoutes(app: FastifyInstance, ctx: IdpContext): void {
     }
     return reply.header('content-type', m.registry.contentType).send(await m.registry.metrics());
   });
+}
+
+/**
+ * Node refuses oversized headers before fastify sees the request: answer those with an OAuth
+ * error that names the limit instead of a bare 431, and everything else as fastify would.
+ */
+function headerOverflowAnswer(limit: number) {
+  return function (this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, body] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            '431 Request Header Fields Too Large',
+            {
+              error: 'invalid_request',
+              error_description: `the request line and headers exceed ${limit} bytes (maxHeaderBytes)`,
+            },
+          ]
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['408 Request Timeout', { error: 'invalid_request', error_description: 'request timeout' }]
+          : ['400 Bad Request', { error: 'invalid_request', error_description: 'malformed HTTP request' }];
+    this.log.debug({ code: err.code }, 'refused a malformed request');
+    const text = JSON.stringify(body);
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${status}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`,
+      );
+    socket.destroy(err);
+  };
 }
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();

@@ -11,7 +11,7 @@
  * `PQID_FUZZ_RUNS=<n>` multiplies the number of runs (default 1: the file takes ~15 s; 10 for a long local run).
  * A failure prints fast-check's seed and path; replay with `{ seed, path }` in fc.assert.
  */
-import { generateKeyPair, type Jwk, signJwt } from '@pqid/jose';
+import { generateKeyPair, importJWK, type Jwk, type PrivateKey, signDpopProof, signJwt } from '@pqid/jose';
 import { createRootCertificate, SIGNATURE_URIS } from '@pqid/xmldsig';
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -33,12 +33,16 @@ const RUNS = Math.max(1, Number(process.env.PQID_FUZZ_RUNS ?? 1));
 const runs = (n: number) => ({ numRuns: n * RUNS, endOnFailure: true });
 const ISSUER = 'http://localhost:3000';
 const SIGNED_SP = 'https://signed-sp.example.test/metadata';
+const INITIAL_ACCESS_TOKEN = 'fuzz-initial-access-token-0123456789';
 
 type Kind = 'json' | 'ui' | 'xml' | 'text';
 /** Every route: the methods it answers (HEAD for each GET) and what its answers look like. */
 const ROUTES: Array<{ path: RegExp; methods: string[]; kind: Kind }> = [
   { path: /^\/authorize$/, methods: ['GET', 'POST'], kind: 'ui' },
   { path: /^\/token$/, methods: ['POST'], kind: 'json' },
+  { path: /^\/par$/, methods: ['POST'], kind: 'json' },
+  { path: /^\/register$/, methods: ['POST'], kind: 'json' },
+  { path: /^\/register\/[^/]*$/, methods: ['GET', 'PUT', 'DELETE'], kind: 'json' },
   { path: /^\/userinfo$/, methods: ['GET', 'POST'], kind: 'json' },
   { path: /^\/introspect$/, methods: ['POST'], kind: 'json' },
   { path: /^\/revoke$/, methods: ['POST'], kind: 'json' },
@@ -82,6 +86,9 @@ interface Fixtures {
   logoutCookie: string;
   logoutCsrf: string;
   assertions: string[];
+  /** Valid-looking DPoP proofs for the token and userinfo endpoints (ML-DSA-44 and ES256 keys). */
+  proofs: string[];
+  registered: { clientId: string; token: string };
 }
 let fx: Fixtures;
 let pkjwtKey: { privateJwk: Jwk; publicJwk: Jwk };
@@ -91,11 +98,18 @@ beforeAll(async () => {
   process.on('uncaughtException', onCrash);
   const dir = tempDir();
   cleanup = dir.cleanup;
-  idp = await createIdp(testConfig(dir.dir, { logLevel: 'error' }), {
-    env: { PQID_KEK: KEK },
-    warn: () => {},
-    logStream: { write: (line: string) => void errorLogs.push(line) },
-  });
+  idp = await createIdp(
+    testConfig(dir.dir, {
+      logLevel: 'error',
+      registration: { mode: 'token', initialAccessToken: INITIAL_ACCESS_TOKEN },
+      resourceServers: { 'https://api.example/': { scope: 'api:read', accessTokenSigningAlg: 'ES256' } },
+    }),
+    {
+      env: { PQID_KEK: KEK },
+      warn: () => {},
+      logStream: { write: (line: string) => void errorLogs.push(line) },
+    },
+  );
   app = idp.app;
   pkjwtKey = await generateKeyPair('ES256');
   await registerClient(idp.ctx, {
@@ -185,6 +199,8 @@ beforeAll(async () => {
     },
     logoutCookie: logout.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
     logoutCsrf: /name="csrf" value="([^"]+)"/.exec(logout.body)?.[1] ?? '',
+    proofs: [],
+    registered: { clientId: '', token: '' },
     assertions: await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         signJwt({}, pkjwtKey.privateJwk, {
@@ -198,6 +214,33 @@ beforeAll(async () => {
     ),
   };
   expect(fx.interaction.csrf).toBeTypeOf('string');
+});
+
+/** Proofs and a dynamically registered client, added to the fixtures. */
+beforeAll(async () => {
+  const keys = await Promise.all(
+    ['ML-DSA-44', 'ES256', 'ML-DSA-44-Ed25519'].map(async (alg) =>
+      importJWK((await generateKeyPair(alg)).privateJwk),
+    ),
+  );
+  const proofs: string[] = [];
+  for (const key of keys as PrivateKey[])
+    for (const [htm, htu] of [
+      ['POST', `${ISSUER}/token`],
+      ['POST', `${ISSUER}/par`],
+      ['GET', `${ISSUER}/userinfo`],
+    ] as const) {
+      proofs.push(await signDpopProof(key, { htm, htu }));
+      proofs.push(await signDpopProof(key, { htm, htu, accessToken: fx.accessToken }));
+    }
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/register',
+    headers: { authorization: `Bearer ${INITIAL_ACCESS_TOKEN}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ redirect_uris: ['https://rp.example/cb'] }),
+  });
+  fx.proofs = proofs;
+  fx.registered = { clientId: reg.json().client_id, token: reg.json().registration_access_token };
 });
 
 afterAll(async () => {
@@ -311,6 +354,8 @@ const PARAMS = [
   'password',
   'decision',
   'logout',
+  'resource',
+  'dpop_jkt',
   'SAMLRequest',
   'RelayState',
   'SigAlg',
@@ -480,6 +525,8 @@ function arbitraries() {
     fc.constantFrom(
       '/authorize',
       '/token',
+      '/par',
+      '/register',
       '/userinfo',
       '/introspect',
       '/revoke',
@@ -829,6 +876,90 @@ describe('HTTP fuzzing: never a 5xx, never a crash, always a well-formed answer'
       '/end_session/confirm',
     );
     await fc.assert(fc.asyncProperty(request(path, fc.constantFrom('GET', 'POST')), send), runs(800));
+    noCrashes();
+  });
+
+  it('DPoP headers at /token, /userinfo and /par; /par and /register bodies', async () => {
+    const { request, value } = arbitraries();
+    const dpop = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...fx.proofs) },
+      { weight: 2, arbitrary: bogusJwt },
+      { weight: 1, arbitrary: value },
+      {
+        weight: 1,
+        arbitrary: fc
+          .jsonValue({ maxDepth: 2 })
+          .map(
+            (jwk) => `${b64u(JSON.stringify({ alg: 'ML-DSA-44', typ: 'dpop+jwt', jwk }))}.${b64u('{}')}.AAAA`,
+          ),
+      },
+      { weight: 1, arbitrary: fc.constant('x'.repeat(20_000)) },
+      // Any text as the algorithm: it is echoed in error descriptions and challenge headers.
+      {
+        weight: 1,
+        arbitrary: fc
+          .string({ unit: 'grapheme', maxLength: 12 })
+          .map((alg) => `${b64u(JSON.stringify({ alg, typ: 'dpop+jwt' }))}.${b64u('{}')}.AAAA`),
+      },
+    );
+    const metadata = fc.dictionary(
+      fc.constantFrom(
+        'redirect_uris',
+        'grant_types',
+        'response_types',
+        'token_endpoint_auth_method',
+        'id_token_signed_response_alg',
+        'jwks',
+        'jwks_uri',
+        'scope',
+        'client_id',
+        'client_secret',
+        'dpop_bound_access_tokens',
+        'require_pushed_authorization_requests',
+        'request_object_signing_alg',
+        'backchannel_logout_uri',
+        'post_logout_redirect_uris',
+      ),
+      fc.oneof(value, fc.jsonValue({ maxDepth: 2 }), fc.array(value, { maxLength: 3 })),
+      { maxKeys: 6 },
+    );
+    const registration = fc.record({
+      method: fc.constantFrom('POST', 'GET', 'PUT', 'DELETE'),
+      path: fc.constantFrom(
+        '/register',
+        `/register/${encodeURIComponent(fx.registered.clientId)}`,
+        '/register/nobody',
+      ),
+      token: fc.constantFrom(INITIAL_ACCESS_TOKEN, fx.registered.token, 'wrong', ''),
+      body: fc.oneof(
+        metadata.map((m) => JSON.stringify(m)),
+        fc.string({ maxLength: 40 }),
+      ),
+    });
+    const arb = fc.oneof(
+      fc
+        .tuple(
+          request(fc.constantFrom('/token', '/userinfo', '/par'), fc.constantFrom('GET', 'POST')),
+          dpop,
+          fc.boolean(),
+        )
+        .map(([req, proof, dpopScheme]) => ({
+          ...req,
+          headers: {
+            ...req.headers,
+            dpop: proof,
+            ...(dpopScheme ? { authorization: `DPoP ${fx.accessToken}` } : {}),
+          },
+        })),
+      registration.map(({ method, path, token, body }) => ({
+        method,
+        path,
+        query: '',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(method === 'GET' || method === 'DELETE' ? {} : { payload: body }),
+      })),
+    );
+    await fc.assert(fc.asyncProperty(arb, send), runs(600));
     noCrashes();
   });
 

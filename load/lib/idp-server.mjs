@@ -3,7 +3,8 @@
  * The IdP under load, as a child process of the runner (so its CPU time can be read from
  * /proc/<pid>/stat): a fresh pqid provider built with the exported createIdp/registerClient,
  * one confidential client (client_credentials) and one public client (authorization code +
- * refresh) per algorithm, N users, and optional HTTPS listeners with hybrid (X25519MLKEM768)
+ * refresh) per algorithm, a client that signs request objects (JAR, pushed through PAR) with a
+ * key of that algorithm, N users, and optional HTTPS listeners with hybrid (X25519MLKEM768)
  * and classical (X25519) key exchange. Prints one JSON line `{"ready":true,...}` on stdout.
  *
  * Input: a JSON object in argv[2] (see run.mjs#startIdp).
@@ -14,6 +15,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
 import { createIdp, loadConfig, registerClient } from '@pqid/idp';
+import { generateKeyPair } from '@pqid/jose';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const { port, dataDir, algs, users = 8, password = 'load-password', tls = [], logLevel = 'warn' } = opts;
@@ -56,7 +58,22 @@ for (const alg of algs) {
     grant_types: ['authorization_code', 'refresh_token'],
     scope: 'openid profile email offline_access',
   });
-  clients[alg] = { confidential: { id: `cc-${alg}`, secret }, public: { id: `rp-${alg}` } };
+  // Signs its request objects with its own key of this algorithm (JAR), pushed through PAR.
+  const jarKey = await generateKeyPair(alg);
+  const { clientSecret: jarSecret } = await registerClient(idp.ctx, {
+    client_id: `jar-${alg}`,
+    id_token_signed_response_alg: alg,
+    token_endpoint_auth_method: 'client_secret_basic',
+    redirect_uris: [REDIRECT_URI],
+    jwks: { keys: [jarKey.publicJwk] },
+    request_object_signing_alg: alg,
+    scope: 'openid profile email',
+  });
+  clients[alg] = {
+    confidential: { id: `cc-${alg}`, secret },
+    public: { id: `rp-${alg}` },
+    jar: { id: `jar-${alg}`, secret: jarSecret, privateJwk: jarKey.privateJwk },
+  };
 }
 const usernames = [];
 for (let i = 0; i < users; i++) {

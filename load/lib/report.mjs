@@ -396,13 +396,30 @@ export async function writeReport(outDir, results) {
     md.push(
       `Minimal profile = tokens the IdP issued in a real login (access tokens: ${s.accessTokenFormat}); typical/rich = the same claims plus profile, group and role claims, signed by the runner under the same algorithm. Cookie = \`id_token=<jwt>; Path=/; Secure; HttpOnly; SameSite=Lax\` against ${b.cookie} B (RFC 6265 counts name, value and attributes); Authorization = \`Authorization: Bearer <access token>\` against ${b.headerLine} B (nginx/Apache line) and ${b.nodeHeaders} B (Node's total header limit); logout URL = end_session_endpoint with \`id_token_hint\` against ${b.urlConservative} and ${b.url} B; DPoP = \`DPoP: <proof>\` with the client's public key of that algorithm. Live JWKS (all ${algs.length} keys): ${int(s.jwksLive)} B.${s.endSessionEndpoint ? '' : ' (The IdP does not advertise an end_session_endpoint yet: the logout URL uses <issuer>/logout.)'}`,
       '',
-      '| alg | profile | ID token | Set-Cookie (≤ cookie?) | AT | Authorization line (≤ 8190?) | logout URL (≤ 2048? ≤ 8000?) | DPoP header (≤ 8190?) | bearer accepted by IdP |',
-      '|---|---|---:|---|---:|---|---|---|---|',
+      '| alg | profile | ID token | Set-Cookie (≤ cookie?) | AT | Authorization line (≤ 8190?) | logout URL (≤ 2048? ≤ 8000?) | DPoP header (≤ 8190? ≤ 16384?) | bearer accepted by IdP | DPoP proof accepted by IdP |',
+      '|---|---|---:|---|---:|---|---|---|---|---|',
     );
+    const accepted = (v) => (v === undefined ? '–' : v ? 'yes' : 'no');
     for (const r of s.rows)
       md.push(
-        `| ${r.alg} | ${r.profile} | ${int(r.idToken)} | ${int(r.setCookie)} (${yes(r.fitsCookie)}) | ${int(r.accessToken)} | ${int(r.authorizationHeader)} (${yes(r.fitsHeaderLine)}) | ${int(r.logoutUrl)} (${yes(r.fitsUrlConservative)}, ${yes(r.fitsUrl)}) | ${r.dpopHeader === undefined ? '–' : `${int(r.dpopHeader)} (${yes(r.dpopFitsHeaderLine)})`} | ${r.bearerAcceptedByIdp === undefined ? '–' : r.bearerAcceptedByIdp ? 'yes' : 'no'} |`,
+        `| ${r.alg} | ${r.profile} | ${int(r.idToken)} | ${int(r.setCookie)} (${yes(r.fitsCookie)}) | ${int(r.accessToken)} | ${int(r.authorizationHeader)} (${yes(r.fitsHeaderLine)}) | ${int(r.logoutUrl)} (${yes(r.fitsUrlConservative)}, ${yes(r.fitsUrl)}) | ${r.dpopHeader === undefined ? '–' : `${int(r.dpopHeader)} (${yes(r.dpopFitsHeaderLine)}, ${yes(r.dpopFitsNodeHeaders)})`} | ${accepted(r.bearerAcceptedByIdp)} | ${accepted(r.dpopAcceptedByIdp)} |`,
       );
+    const jarRows = s.rows.filter((r) => r.authorizationUrlJar !== undefined);
+    if (jarRows.length) {
+      md.push(
+        '',
+        '### Signed authorization requests: by value or pushed (PAR)',
+        '',
+        `A request object (JAR, RFC 9101: the code-flow parameters signed by the client with its key of that algorithm) sent by value makes the authorization URL \`authorization_endpoint?client_id=…&request=<jwt>\`; pushed to the PAR endpoint (RFC 9126, a back-channel POST the IdP answered live here), the browser's URL carries only \`client_id\` and a \`request_uri\`. Against ${b.urlConservative} B (old proxies, CDNs) and ${b.url} B (RFC 9110).`,
+        '',
+        `| alg | request | URL with the request object (≤ ${b.urlConservative}? ≤ ${b.url}?) | URL through PAR (≤ ${b.urlConservative}?) | pushed to the IdP |`,
+        '|---|---|---|---|---|',
+      );
+      for (const r of jarRows)
+        md.push(
+          `| ${r.alg} | ${r.profile === 'rich' ? 'rich (+ claims, authorization_details)' : 'code flow'} | ${int(r.authorizationUrlJar)} (${yes(r.jarFitsUrlConservative)}, ${yes(r.jarFitsUrl)}) | ${int(r.authorizationUrlPar)} (${yes(r.parFitsUrlConservative)}) | ${accepted(r.parAcceptedByIdp)} |`,
+        );
+    }
     md.push(
       '',
       `JWKS with one key, per algorithm: ${Object.entries(s.jwks)
@@ -471,15 +488,44 @@ export async function writeReport(outDir, results) {
     );
     await add(
       'size-dpop',
-      "DPoP proof header with the client's public key, against the 8190-byte header line.",
+      "DPoP proof header with the client's public key, against the 8190-byte header line and Node's 16384-byte default for all headers (the IdP raises it: maxHeaderBytes).",
       sizeChart(
         s.rows,
         'dpopHeader',
         'DPoP: <proof>',
-        [{ bytes: b.headerLine, label: `${b.headerLine} B header line` }],
+        [
+          { bytes: b.headerLine, label: `${b.headerLine} B header line` },
+          { bytes: b.nodeHeaders, label: `${b.nodeHeaders} B Node headers` },
+        ],
         algs,
       ),
     );
+    if (s.rows.some((r) => r.authorizationUrlJar !== undefined))
+      await add(
+        'size-authorization-request',
+        'Authorization URL carrying a signed request object by value, and the URL PAR leaves, against 2048 and 8000 bytes.',
+        barChart(
+          s.rows
+            .filter((r) => r.authorizationUrlJar !== undefined)
+            .flatMap((r) => [
+              { alg: r.alg, series: `${r.profile}: request object by value`, bytes: r.authorizationUrlJar },
+              ...(r.profile === 'minimal'
+                ? [{ alg: r.alg, series: 'through PAR', bytes: r.authorizationUrlPar }]
+                : []),
+            ]),
+          {
+            title: 'Authorization URL: signed request object vs PAR',
+            y: 'bytes',
+            yTitle: 'bytes',
+            color: 'series',
+            sort: algs,
+            rule: [
+              { bytes: b.urlConservative, label: `${b.urlConservative} B URL` },
+              { bytes: b.url, label: `${b.url} B URL (RFC 9110)` },
+            ],
+          },
+        ),
+      );
     if (s.saml?.length)
       await add(
         'size-saml-redirect',

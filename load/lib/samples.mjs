@@ -3,9 +3,12 @@
  * (ID token + RFC 9068 JWT access token). Typical and rich are those same claims plus the
  * profile, group and role claims deployments add, signed here with @pqid/jose under the same
  * algorithm (a fresh key: same kid length, same signature size). DPoP proofs (RFC 9449) carry
- * the client's public key in the header, which is what makes ML-DSA proofs large.
+ * the client's public key in the header, which is what makes ML-DSA proofs large. Request
+ * objects (JAR, RFC 9101) are signed by the IdP's JAR client of each algorithm: the
+ * authorization URL that carries one by value, against the one PAR leaves (client_id and a
+ * request_uri), is the size argument for PAR.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { generateKeyPair, importJWK, signJwt } from '@pqid/jose';
 
 const decode = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
@@ -65,10 +68,71 @@ async function resign(original, key, extra) {
 }
 
 /**
+ * What a richer authorization request adds (profile `rich`): an OIDC `claims` request and
+ * RFC 9396 authorization details, as payment and open-banking clients send them.
+ */
+const RICH_REQUEST = {
+  claims: {
+    id_token: { acr: { essential: true, values: ['urn:pqid:acr:1fa'] }, auth_time: { essential: true } },
+    userinfo: { name: null, email: { essential: true }, email_verified: null, locale: null },
+  },
+  authorization_details: [
+    {
+      type: 'payment_initiation',
+      locations: ['https://pay.example.com/payments'],
+      instructedAmount: { currency: 'EUR', amount: '123.50' },
+      creditorName: 'Merchant A',
+      creditorAccount: { iban: 'DE02100100109307118603' },
+      remittanceInformationUnstructured: 'Ref Number Merchant 4711-0815',
+    },
+    {
+      type: 'account_information',
+      actions: ['list_accounts', 'read_balances', 'read_transactions'],
+      locations: ['https://accounts.example.com/v2'],
+      datatypes: ['balances', 'transactions', 'standing_orders'],
+    },
+  ],
+};
+
+/**
+ * A request object as a client builds one: the code-flow parameters (plus `extra`), signed for
+ * this issuer.
+ * @param {{ id: string, privateJwk: Record<string, unknown> }} client
+ * @param {{ issuer: string, redirectUri: string }} where
+ * @param {Record<string, unknown>} [extra]
+ */
+export async function requestObject(client, where, extra = {}) {
+  const verifier = randomBytes(32).toString('base64url');
+  return signJwt(
+    {
+      client_id: client.id,
+      response_type: 'code',
+      redirect_uri: where.redirectUri,
+      scope: 'openid profile email',
+      state: randomBytes(16).toString('base64url'),
+      nonce: randomBytes(16).toString('base64url'),
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      ...extra,
+    },
+    await importJWK(client.privateJwk),
+    {
+      typ: 'oauth-authz-req+jwt',
+      issuer: client.id,
+      audience: where.issuer,
+      expiresIn: 300,
+      jti: randomBytes(16).toString('base64url'),
+    },
+  );
+}
+
+/**
  * @param {Record<string, {idToken: string, accessToken: string}>} issued per alg, from the IdP
  * @param {string} tokenEndpoint htu of the DPoP proofs
+ * @param {Record<string, { id: string, secret: string, privateJwk: Record<string, unknown> }>} [jarClients] per alg
+ * @param {{ issuer: string, redirectUri: string }} [where] audience and redirect URI of request objects
  */
-export async function buildSizeItems(issued, tokenEndpoint) {
+export async function buildSizeItems(issued, tokenEndpoint, jarClients = {}, where) {
   const items = [];
   const jwks = {};
   for (const [alg, tokens] of Object.entries(issued)) {
@@ -82,6 +146,15 @@ export async function buildSizeItems(issued, tokenEndpoint) {
       key,
       { typ: 'dpop+jwt', header: { jwk } },
     );
+    const jar = jarClients[alg];
+    /** Request objects for the minimal (code-flow parameters) and rich (RICH_REQUEST) profiles. */
+    const jarItem = async (profile) =>
+      jar && where && profile !== 'typical'
+        ? {
+            requestObject: await requestObject(jar, where, profile === 'rich' ? RICH_REQUEST : {}),
+            jarClient: { id: jar.id, secret: jar.secret },
+          }
+        : {};
     for (const [profile, extra] of Object.entries(PROFILES)) {
       const minimal = profile === 'minimal';
       items.push({
@@ -93,6 +166,7 @@ export async function buildSizeItems(issued, tokenEndpoint) {
           ? tokens.accessToken
           : await resign(tokens.accessToken, key, accessTokenExtra(extra)),
         ...(minimal ? { dpopProof } : {}),
+        ...(await jarItem(profile)),
       });
     }
   }

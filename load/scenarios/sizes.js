@@ -6,11 +6,16 @@
 // with @pqid/jose around the client's public key. This script measures the lines each token
 // becomes, fetches the live JWKS, and replays the IdP-issued access token in a real
 // Authorization header to /userinfo (Node's 16 KiB header limit answers 431 when it is exceeded).
+// It also sends each DPoP proof to the token endpoint (a client_credentials grant bound to the
+// proof's key), and pushes each request object (JAR, signed by the IdP's JAR client of that
+// algorithm) to the PAR endpoint: the authorization URL carrying the object by value is measured
+// against the one PAR leaves (client_id and request_uri).
 //
 // Budgets (k6 thresholds; a crossed threshold is a finding, not a failure of the run):
 //   cookie 4096 (RFC 6265 §6.1: name + value + attributes), header line 8190 (nginx/Apache
 //   default), Node's total header limit 16384, URLs 2048 (conservative) and 8000 (RFC 9110 §4.1).
 //   SAML POST-form and Redirect-binding sizes: config.saml, from the IdP's samlSizes() (run.mjs).
+import encoding from 'k6/encoding';
 import http from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
 
@@ -29,8 +34,14 @@ const metrics = {
   jwks: new Trend('size_jwks'),
   saml_post_form: new Trend('size_saml_post_form'),
   saml_redirect_url: new Trend('size_saml_redirect_url'),
+  authorization_url_jar: new Trend('size_authorization_url_jar'),
+  authorization_url_par: new Trend('size_authorization_url_par'),
 };
 const transport = new Counter('transport_status');
+const dpopStatus = new Counter('dpop_status');
+const parStatus = new Counter('par_status');
+const basic = (c) =>
+  `Basic ${encoding.b64encode(`${encodeURIComponent(c.id)}:${encodeURIComponent(c.secret)}`)}`;
 
 const budgetsFor = {
   set_cookie: [`max<=${b.cookie}`],
@@ -39,6 +50,8 @@ const budgetsFor = {
   logout_url: [`max<=${b.urlConservative}`, `max<=${b.url}`],
   dpop_header: [`max<=${b.headerLine}`, `max<=${b.nodeHeaders}`],
   saml_redirect_url: [`max<=${b.urlConservative}`, `max<=${b.url}`],
+  authorization_url_jar: [`max<=${b.urlConservative}`, `max<=${b.url}`],
+  authorization_url_par: [`max<=${b.urlConservative}`, `max<=${b.url}`],
   // Sizes without a transport budget still get a (never failing) threshold so the summary keeps
   // their per-algorithm sub-metrics.
   id_token: ['max>=0'],
@@ -62,6 +75,10 @@ for (const item of config.items) {
   ])
     add(kind, item.alg, item.profile);
   if (item.dpopProof) add('dpop_header', item.alg, item.profile);
+  if (item.requestObject) {
+    add('authorization_url_jar', item.alg, item.profile);
+    add('authorization_url_par', item.alg, item.profile);
+  }
 }
 for (const alg of Object.keys(config.jwks)) add('jwks', alg, 'single-key');
 add('jwks', 'all', 'live');
@@ -71,6 +88,8 @@ for (const s of config.saml ?? []) {
 }
 for (const item of config.items.filter((i) => i.source === 'idp')) {
   thresholds[`transport_status{alg:${item.alg},status:200}`] = ['count>=0'];
+  if (item.dpopProof) thresholds[`dpop_status{alg:${item.alg},status:200}`] = ['count>=0'];
+  if (item.requestObject) thresholds[`par_status{alg:${item.alg},status:201}`] = ['count>=0'];
 }
 
 export const options = {
@@ -118,6 +137,42 @@ export default function () {
         tags: { name: 'userinfo' },
       });
       transport.add(1, { alg: item.alg, status: String(res.status) });
+    }
+    if (item.dpopProof && item.ccClient) {
+      // The proof as the IdP sees it: a client_credentials grant bound to the proof's key.
+      const res = http.post(
+        config.tokenEndpoint,
+        { grant_type: 'client_credentials' },
+        {
+          headers: { authorization: basic(item.ccClient), dpop: item.dpopProof },
+          tags: { name: 'token_dpop' },
+        },
+      );
+      const bound = res.status === 200 && res.json('token_type') === 'DPoP';
+      dpopStatus.add(1, { alg: item.alg, status: bound ? '200' : String(res.status) });
+    }
+    if (item.requestObject) {
+      const client = item.jarClient.id;
+      metrics.authorization_url_jar.add(
+        bytes(
+          `${config.authorizationEndpoint}?client_id=${encodeURIComponent(client)}&request=${item.requestObject}`,
+        ),
+        tags,
+      );
+      const res = http.post(
+        config.parEndpoint,
+        { client_id: client, request: item.requestObject },
+        { headers: { authorization: basic(item.jarClient) }, tags: { name: 'par' } },
+      );
+      parStatus.add(1, { alg: item.alg, status: String(res.status) });
+      const requestUri =
+        res.status === 201 ? res.json('request_uri') : 'urn:ietf:params:oauth:request_uri:(refused)';
+      metrics.authorization_url_par.add(
+        bytes(
+          `${config.authorizationEndpoint}?client_id=${encodeURIComponent(client)}&request_uri=${encodeURIComponent(requestUri)}`,
+        ),
+        tags,
+      );
     }
   }
   for (const [alg, n] of Object.entries(config.jwks)) metrics.jwks.add(n, { alg, profile: 'single-key' });

@@ -1,6 +1,10 @@
-/** `pqid clients add|list|remove`: relying parties in the IdP's storage. */
+/**
+ * `pqid clients add|list|remove`: relying parties in the IdP's storage. `add` takes flags or a
+ * JSON file of client metadata (`--metadata`, the same members dynamic registration accepts);
+ * both go through the one validation every registration uses (clients/clients.ts).
+ */
+import { readFileSync } from 'node:fs';
 import { CliError, type Command, err, json, out, table, UsageError } from '@pqid/jose/cli';
-import { registerClient } from '../app.ts';
 import {
   ACCESS_TOKEN_FORMATS,
   type AccessTokenFormat,
@@ -8,9 +12,10 @@ import {
   type ClientInput,
   describeClient,
   type GrantType,
-  signingAlgs,
+  parseClientMetadata,
   type TokenEndpointAuthMethod,
 } from '../clients/clients.ts';
+import { registerClient } from '../clients/register.ts';
 import { resolveAlg, type SigningPurpose } from '../keys/placement.ts';
 import { mapErrors, parse } from './args.ts';
 import { withCli } from './open.ts';
@@ -41,6 +46,14 @@ add options:
   --scope "a b c"             scopes the client may request
   --acr ACR                   default_acr_values: the class a request gets when it names none, and
                               the least it may get (repeatable; e.g. urn:pqid:acr:mfa for two factors)
+  --post-logout-redirect-uri URL   RP-initiated logout target (repeatable)
+  --jwks FILE                 the client's public keys (JWK set: AKP keys for ML-DSA/composites)
+  --jwks-uri URL              or where to fetch them
+  --dpop-bound                every token request must carry a DPoP proof
+  --require-par               authorization requests only through PAR
+  --request-object-alg ALG    the only alg accepted on its request objects (needs keys)
+  --backchannel-logout-uri URL  where logout tokens are POSTed
+  --metadata FILE             client metadata as JSON (RFC 7591 members); flags override it
   --fits cookie,header,url    where the client must carry its tokens (default cookie,header);
                               a warning on stderr when the chosen algorithm's tokens do not fit
 
@@ -72,6 +85,14 @@ async function add(rest: string[]): Promise<void> {
       grant: { type: 'string', multiple: true },
       scope: { type: 'string' },
       acr: { type: 'string', multiple: true },
+      'post-logout-redirect-uri': { type: 'string', multiple: true },
+      jwks: { type: 'string' },
+      'jwks-uri': { type: 'string' },
+      'dpop-bound': { type: 'boolean' },
+      'require-par': { type: 'boolean' },
+      'request-object-alg': { type: 'string' },
+      'backchannel-logout-uri': { type: 'string' },
+      metadata: { type: 'string' },
       fits: { type: 'string' },
       config: { type: 'string' },
     },
@@ -79,9 +100,11 @@ async function add(rest: string[]): Promise<void> {
     strict: true,
   });
   if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-  const redirects = values['redirect-uri'] ?? [];
+  const fromFile = values.metadata === undefined ? undefined : readMetadata(values.metadata);
+  const redirects = values['redirect-uri'] ?? fromFile?.redirect_uris ?? [];
   const grants = (values.grant ?? []).map((g) => oneOf(g, GRANTS, '--grant') as GrantType);
-  if (redirects.length === 0 && !(grants.length === 1 && grants[0] === 'client_credentials'))
+  const allGrants = grants.length ? grants : (fromFile?.grant_types ?? []);
+  if (redirects.length === 0 && !(allGrants.length === 1 && allGrants[0] === 'client_credentials'))
     throw new UsageError('--redirect-uri is required (repeat it for several)');
   let method = oneOf(values['auth-method'], METHODS, '--auth-method');
   if (values.public) {
@@ -100,6 +123,7 @@ async function add(rest: string[]): Promise<void> {
     .filter(Boolean)
     .map((t) => oneOf(t, TRANSPORTS, '--fits') as Transport);
   const input: ClientInput = {
+    ...fromFile,
     redirect_uris: redirects,
     ...(values.id !== undefined ? { client_id: values.id } : {}),
     ...(values.name !== undefined ? { client_name: values.name } : {}),
@@ -109,24 +133,33 @@ async function add(rest: string[]): Promise<void> {
     ...(grants.length ? { grant_types: grants } : {}),
     ...(values.scope !== undefined ? { scope: values.scope } : {}),
     ...(values.acr?.length ? { default_acr_values: values.acr } : {}),
+    ...(values['post-logout-redirect-uri']
+      ? { post_logout_redirect_uris: values['post-logout-redirect-uri'] }
+      : {}),
+    ...(values.jwks !== undefined ? { jwks: readJson(values.jwks, '--jwks') as ClientInput['jwks'] } : {}),
+    ...(values['jwks-uri'] !== undefined ? { jwks_uri: values['jwks-uri'] } : {}),
+    ...(values['dpop-bound'] ? { dpop_bound_access_tokens: true } : {}),
+    ...(values['require-par'] ? { require_pushed_authorization_requests: true } : {}),
+    ...(values['request-object-alg'] !== undefined
+      ? { request_object_signing_alg: values['request-object-alg'] }
+      : {}),
+    ...(values['backchannel-logout-uri'] !== undefined
+      ? { backchannel_logout_uri: values['backchannel-logout-uri'] }
+      : {}),
   };
   await mapErrors(() =>
     withCli({ configFile: values.config, withKeys: true }, async (ctx) => {
       if (input.client_id !== undefined && (await ctx.clients.find(input.client_id)))
         throw new CliError('ERR_CLIENT_EXISTS', `client ${input.client_id} already exists; remove it first`);
+      // Publishes every key its tokens may need (placement included) before it can get one.
       const { client, clientSecret } = await registerClient(ctx, input);
-      // Publish every key its tokens may need before the client can receive one; placement
-      // may replace the client's algorithms with configured ones.
       const place = (purpose: SigningPurpose, alg: string) =>
         resolveAlg(ctx.keys.placement, purpose, alg, ctx.config.defaultSigningAlg);
       const idTokenAlg = place('id_token', client.id_token_signed_response_alg);
-      const accessTokenAlg = place('access_token', accessTokenAlgOf(client));
-      const jwtAccessTokens = (client.access_token_format ?? 'reference') !== 'reference';
-      await ctx.keys.ensure([
-        idTokenAlg,
-        ...(jwtAccessTokens ? [accessTokenAlg] : []),
-        ...signingAlgs(client),
-      ]);
+      const accessTokenAlg = place(
+        'access_token',
+        accessTokenAlgOf(client, ctx.config.accessTokenSigningAlg),
+      );
       const fit = await tokenFit({
         issuer: ctx.config.issuer,
         clientId: client.client_id,
@@ -145,6 +178,30 @@ async function add(rest: string[]): Promise<void> {
       if (clientSecret !== undefined) err('note: the client_secret above is shown only this once.');
     }),
   );
+}
+
+function readJson(path: string, flag: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${flag}: cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${flag}: ${path} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+/** A JSON client-metadata document, type-checked like a registration request. */
+function readMetadata(path: string): ClientInput {
+  try {
+    return parseClientMetadata(readJson(path, '--metadata'));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`--metadata: ${(e as Error).message}`);
+  }
 }
 
 async function list(rest: string[]): Promise<void> {
@@ -190,7 +247,7 @@ async function remove(rest: string[]): Promise<void> {
       if (!(await ctx.clients.find(id)))
         throw new CliError('ERR_NO_SUCH_CLIENT', `no client ${JSON.stringify(id)}`);
       // Its codes and refresh tokens stop working at once: the token endpoint cannot authenticate it.
-      await ctx.storage.adapter('Client').destroy(id);
+      await ctx.clients.remove(id);
       out(`removed client ${id}`);
     }),
   );

@@ -4,12 +4,23 @@
  * an unverified URI would make us an open redirector. After that, errors go back to the client.
  */
 import type { Client, Clients } from '../clients/clients.ts';
+import type { Config } from '../config.ts';
+import { checkResources, resourceParam } from './resources.ts';
 
 export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+/** OpenID scopes plus every scope a configured resource server accepts. */
+export function supportedScopes(config: Config): string[] {
+  return [
+    ...new Set([...SUPPORTED_SCOPES, ...Object.values(config.resourceServers).flatMap((r) => r.scope)]),
+  ];
+}
+
 const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
 const PKCE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+/** A SHA-256 JWK thumbprint, base64url (RFC 9449 §10). */
+const JKT = /^[A-Za-z0-9_-]{43}$/;
 
-export type AuthorizeParams = Partial<Record<string, string>>;
+export type AuthorizeParams = Partial<Record<string, string>> & { resource?: string | string[] };
 
 export interface AuthRequest {
   [member: string]: unknown;
@@ -24,6 +35,12 @@ export interface AuthRequest {
   loginHint?: string;
   /** Absent means query. */
   responseMode?: ResponseMode;
+  /** RFC 8707 resource indicators: the grant covers these resource servers. */
+  resources?: string[];
+  /** RFC 9449 §10: the code may only be redeemed with a DPoP proof of this key. */
+  dpopJkt?: string;
+  /** The client has a back-channel logout URI: remember it in the session (session-clients.ts). */
+  backchannelLogout?: true;
   /** `acr_values`, in the client's order of preference (OIDC Core §3.1.2.1). */
   acrValues?: string[];
   /** The `acr` member of the `claims` parameter's `id_token` (OIDC Core §5.5.1.1). */
@@ -55,9 +72,17 @@ export type AuthorizeOutcome =
       responseMode?: ResponseMode;
     };
 
+/** How the parameters arrived: pushed (RFC 9126) and/or inside a signed request object (RFC 9101). */
+export interface RequestOrigin {
+  pushed: boolean;
+  signed: boolean;
+}
+
 export async function validateAuthorizeRequest(
   params: AuthorizeParams,
   clients: Clients,
+  config: Config,
+  origin: RequestOrigin = { pushed: false, signed: false },
 ): Promise<AuthorizeOutcome> {
   const clientId = params.client_id;
   if (!clientId)
@@ -95,9 +120,13 @@ export async function validateAuthorizeRequest(
     ...(responseMode === 'form_post' ? { responseMode } : {}),
   });
 
-  if (params.request !== undefined) return fail('request_not_supported', 'request objects are not supported');
-  if (params.request_uri !== undefined)
-    return fail('request_uri_not_supported', 'request_uri is not supported');
+  // Request objects and request_uris are unpacked before this point (request-sources.ts).
+  if (params.request !== undefined || params.request_uri !== undefined)
+    return fail('invalid_request', 'request and request_uri cannot be nested or combined');
+  if (!origin.pushed && (config.par.required || client.require_pushed_authorization_requests))
+    return fail('invalid_request', 'authorization requests must be pushed first (PAR, RFC 9126)');
+  if (!origin.signed && client.require_signed_request_object)
+    return fail('invalid_request', 'this client must send a signed request object (RFC 9101)');
   if (params.response_mode !== undefined && responseMode === undefined) {
     return fail('invalid_request', 'unsupported response_mode (query or form_post)');
   }
@@ -110,10 +139,20 @@ export async function validateAuthorizeRequest(
   const requested = (params.scope ?? '').split(' ').filter(Boolean);
   if (!requested.includes('openid')) return fail('invalid_scope', 'scope must include openid');
   const allowed = new Set(client.scope.split(' '));
+  const supported = new Set(supportedScopes(config));
   // Unknown scopes are ignored, not refused (OIDC Core §3.1.2.1 lets the OP decide).
-  const scope = [...new Set(requested)]
-    .filter((s) => allowed.has(s) && (SUPPORTED_SCOPES as readonly string[]).includes(s))
-    .join(' ');
+  const scope = [...new Set(requested)].filter((s) => allowed.has(s) && supported.has(s)).join(' ');
+
+  const resources = resourceParam(params.resource);
+  if (resources !== undefined) {
+    try {
+      checkResources(config, resources);
+    } catch (e) {
+      return fail('invalid_target', (e as Error).message);
+    }
+  }
+  if (params.dpop_jkt !== undefined && !JKT.test(params.dpop_jkt))
+    return fail('invalid_request', 'dpop_jkt must be a base64url SHA-256 JWK thumbprint');
 
   const method = params.code_challenge_method;
   const challenge = params.code_challenge;
@@ -159,6 +198,9 @@ export async function validateAuthorizeRequest(
     ...(maxAge !== undefined ? { maxAge } : {}),
     ...(params.login_hint !== undefined ? { loginHint: params.login_hint } : {}),
     ...(responseMode === 'form_post' ? { responseMode } : {}),
+    ...(resources?.length ? { resources: [...new Set(resources)] } : {}),
+    ...(params.dpop_jkt !== undefined ? { dpopJkt: params.dpop_jkt } : {}),
+    ...(client.backchannel_logout_uri !== undefined ? { backchannelLogout: true as const } : {}),
     ...(acrValues?.length ? { acrValues } : {}),
     ...(acrClaim ? { acrClaim } : {}),
   };

@@ -14,17 +14,22 @@ const CLOCK_TOLERANCE = 30;
 // ML-DSA-87 composites with RSA reach ~10 KB; anything far beyond that is not an assertion.
 const MAX_ASSERTION_BYTES = 32 * 1024;
 
-/** Remote key sets are cached per URL so their freshness and cooldown survive across requests. */
+/**
+ * Remote key sets are cached per URL so their freshness and cooldown survive across requests;
+ * at most this many (dynamic registration lets anyone add URLs), least recently used dropped.
+ */
+const MAX_REMOTE_SETS = 1000;
 const remoteSets = new Map<string, KeySet>();
 
-function keySetFor(client: Client): Promise<KeySet> | KeySet {
+/** The client's registered public keys (`jwks` or `jwks_uri`): client assertions, request objects. */
+export function keySetFor(client: Client): Promise<KeySet> | KeySet {
   if (client.jwks) return createLocalJWKSet(client.jwks);
   const url = client.jwks_uri as string;
   let set = remoteSets.get(url);
-  if (!set) {
-    set = createRemoteJWKSet(url, { timeoutDuration: 3000 });
-    remoteSets.set(url, set);
-  }
+  if (set) remoteSets.delete(url);
+  else set = createRemoteJWKSet(url, { timeoutDuration: 3000 });
+  remoteSets.set(url, set);
+  if (remoteSets.size > MAX_REMOTE_SETS) remoteSets.delete(remoteSets.keys().next().value as string);
   return set;
 }
 

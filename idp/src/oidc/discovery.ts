@@ -4,11 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { ACR_VALUES } from '../signin/auth-context.ts';
-import { RESPONSE_MODES, SUPPORTED_SCOPES } from './authorize-request.ts';
+import { RESPONSE_MODES, supportedScopes } from './authorize-request.ts';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 
+import { dpopAlgorithms } from './dpop.ts';
 import { jsonErrorHandler } from './errors.ts';
+import { parUrl } from './par.ts';
+import { registrationUrl } from './registration.ts';
 
 export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
   const ep = endpoints(ctx.config.issuer);
@@ -22,7 +25,10 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     introspection_endpoint: `${ctx.config.issuer}/introspect`,
     revocation_endpoint: `${ctx.config.issuer}/revoke`,
     end_session_endpoint: `${ctx.config.issuer}/end_session`,
-    scopes_supported: [...SUPPORTED_SCOPES],
+    ...(ctx.config.registration.mode !== 'off'
+      ? { registration_endpoint: registrationUrl(ctx.config.issuer) }
+      : {}),
+    scopes_supported: supportedScopes(ctx.config),
     response_types_supported: ['code'],
     response_modes_supported: [...RESPONSE_MODES],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
@@ -38,6 +44,8 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     // Not registered metadata: tells clients which formats access_token_format accepts.
     access_token_formats_supported: [...ACCESS_TOKEN_FORMATS],
     code_challenge_methods_supported: ['S256'],
+    // RFC 9449 §5.1: ML-DSA, composites and classical; not SLH-DSA (dpop.ts says why).
+    dpop_signing_alg_values_supported: dpopAlgorithms(),
     claims_supported: [
       'sub',
       'iss',
@@ -48,6 +56,7 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
       'acr',
       'amr',
       'nonce',
+      'sid',
       'name',
       'preferred_username',
       'email',
@@ -57,10 +66,19 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     // Weakest first; a class is met by any stronger one (signin/auth-context.ts).
     acr_values_supported: [...ACR_VALUES],
     authorization_response_iss_parameter_supported: true,
-    // Read for `id_token.acr` (OIDC Core §5.5.1.1); other claims follow the granted scopes.
+    // OIDC Back-Channel Logout 1.0: logout tokens always carry sid, and ID tokens do too.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    // Read for `id_token.acr` (OIDC Core §5.5.1.1), in a query, a request object or a pushed
+    // request alike; other claims follow the granted scopes.
     claims_parameter_supported: true,
-    request_parameter_supported: false,
+    // JAR (RFC 9101): signed request objects, by value or pushed; never `none`, never encrypted.
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: algs,
+    // request_uri only as a PAR urn, never fetched from a URL (OIDC Discovery's meaning).
     request_uri_parameter_supported: false,
+    pushed_authorization_request_endpoint: parUrl(ctx.config.issuer),
+    require_pushed_authorization_requests: ctx.config.par.required,
   };
 }
 

@@ -18,6 +18,13 @@ export class OAuthError extends Error {
   }
 }
 
+/**
+ * Text for an `error_description` inside a WWW-Authenticate challenge: RFC 6750 §3 allows
+ * printable ASCII without `"` and `\`. Descriptions can echo input (an algorithm name), and a
+ * header value outside Latin-1 would make Node throw, so anything else becomes `?`.
+ */
+export const challengeText = (s: string): string => s.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
+
 export const invalidRequest = (d: string) => new OAuthError('invalid_request', d);
 export const invalidGrant = (d: string) => new OAuthError('invalid_grant', d);
 

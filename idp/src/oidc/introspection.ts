@@ -72,13 +72,15 @@ async function introspect(ctx: IdpContext, client: Client, body: Body): Promise<
       exp: r.expiresAt,
       ...(r.iat !== undefined ? { iat: r.iat } : {}),
       iss: ctx.config.issuer,
+      ...(r.jkt !== undefined ? { cnf: { jkt: r.jkt } } : {}),
     };
   }
   // Access tokens may be introspected by any authenticated confidential client (resource servers).
   const r = found.record;
+  // A DPoP-bound token says so, with its key (RFC 9449 §6.2): the resource server checks the proof.
   return {
     active: true,
-    token_type: 'Bearer',
+    token_type: r.jkt !== undefined ? 'DPoP' : 'Bearer',
     client_id: r.clientId,
     sub: r.accountId ?? r.clientId,
     scope: r.scope,
@@ -86,7 +88,8 @@ async function introspect(ctx: IdpContext, client: Client, body: Body): Promise<
     ...(r.iat !== undefined ? { iat: r.iat } : {}),
     ...(r.authTime !== undefined ? { auth_time: r.authTime } : {}),
     iss: ctx.config.issuer,
-    aud: ctx.config.issuer,
+    aud: r.aud ?? ctx.config.issuer,
+    ...(r.jkt !== undefined ? { cnf: { jkt: r.jkt } } : {}),
     ...(r.format ? { access_token_format: r.format } : {}),
   };
 }

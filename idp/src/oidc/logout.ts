@@ -16,6 +16,7 @@ import { outagePage } from '../ui/errors.ts';
 import { redirect303, sendPage } from '../ui/html.ts';
 import { errorPage, logoutConfirmPage, messagePage } from '../ui/pages.ts';
 import { redirectWith } from './authorize-request.ts';
+import type { BackchannelLogout } from './backchannel-logout.ts';
 
 const LOGOUT_COOKIE = 'pqid_logout';
 const PARAMS = [
@@ -54,7 +55,10 @@ interface LogoutRecord extends LogoutTarget {
 
 class LogoutError extends Error {}
 
-export async function logoutRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+export async function logoutRoutes(
+  app: FastifyInstance,
+  { ctx, backchannel }: { ctx: IdpContext; backchannel: BackchannelLogout },
+): Promise<void> {
   const ep = endpoints(ctx.config.issuer);
   const path = `${ep.prefix}/end_session`;
   const pending = ctx.storage.adapter('Interaction');
@@ -87,6 +91,12 @@ export async function logoutRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
     } catch {
       throw new LogoutError('The id_token_hint is not a valid ID token from this provider.');
     }
+  }
+
+  /** End the browser session; its clients hear of it on the back channel, after this answer. */
+  async function signOut(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const ended = await endSession(ctx, req, reply);
+    if (ended?.sid !== undefined) backchannel.sessionEnded({ sid: ended.sid, accountId: ended.accountId });
   }
 
   function done(reply: FastifyReply, record: LogoutTarget): FastifyReply {
@@ -126,7 +136,7 @@ export async function logoutRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
     const session = await currentSession(ctx, req);
     // A verified hint for the signed-in user (or nobody signed in): no question to ask.
     if (hint && (!session || session.accountId === hint.sub)) {
-      await endSession(ctx, req, reply);
+      await signOut(req, reply);
       return done(reply, record);
     }
     const uid = randomToken(16);
@@ -174,7 +184,7 @@ export async function logoutRoutes(app: FastifyInstance, { ctx }: { ctx: IdpCont
       reply.clearCookie(LOGOUT_COOKIE, cookieOptions(ctx, path));
       if (req.body.logout === 'no')
         return sendPage(reply, 200, messagePage('Still signed in', 'You are still signed in.'));
-      await endSession(ctx, req, reply);
+      await signOut(req, reply);
       const { csrf: _csrf, consumed: _c, ...rest } = record;
       return done(reply, rest);
     },

@@ -1,7 +1,7 @@
 /**
  * Every JWT the provider issues is signed here, so sign latency and token size are measured
  * in one place, per algorithm and kind. The key comes from the key manager's placement: `alg`
- * is the client's registered one, which a fixed placement may override.
+ * is the client's registered one, which a fixed placement may override (not a resource's pinned one).
  */
 import { type JwtClaims, type SignJwtOptions, signJwt } from '@pqid/jose';
 import type { IdpContext } from '../context.ts';
@@ -13,8 +13,12 @@ export async function signToken(
   alg: string,
   claims: JwtClaims,
   opts: SignJwtOptions = {},
+  /** `exactAlg`: sign with `alg` itself, whatever key placement says (a resource's pinned alg). */
+  { exactAlg = false }: { exactAlg?: boolean } = {},
 ): Promise<string> {
-  const key = await ctx.keys.signerFor(kind, alg);
+  // Logout tokens are signed like the client's ID tokens (same algorithm, same placement).
+  const purpose = kind === 'logout_token' ? 'id_token' : kind;
+  const key = exactAlg ? await ctx.keys.signingKey(alg) : await ctx.keys.signerFor(purpose, alg);
   const m = metricsFor(ctx);
   const end = m.signSeconds.startTimer({ alg: key.alg, kind });
   const token = await signJwt(claims, key, opts);

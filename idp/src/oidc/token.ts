@@ -1,16 +1,23 @@
-/** The token endpoint (RFC 6749 §3.2): authorization_code, refresh_token (rotated), client_credentials. */
+/**
+ * The token endpoint (RFC 6749 §3.2): authorization_code, refresh_token (rotated),
+ * client_credentials. With a DPoP proof (RFC 9449) the access token is bound to the proof's key,
+ * and so is a public client's refresh token; `resource` (RFC 8707) picks the audience.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Client } from '../clients/clients.ts';
-import type { IdpContext } from '../context.ts';
+import { endpoints, type IdpContext } from '../context.ts';
 import { s256, tokenId } from '../crypto/secrets.ts';
 import { authenticateClient } from './client-auth.ts';
+import type { Dpop } from './dpop.ts';
 import { invalidGrant, invalidRequest, jsonErrorHandler, OAuthError } from './errors.ts';
 import {
   type AuthorizationCodeRecord,
   issueClientCredentialsToken,
   issueUserTokens,
   type RefreshTokenRecord,
+  scopeFor,
 } from './issue.ts';
+import { pickResource, resourceParam } from './resources.ts';
 
 const FIELDS = [
   'grant_type',
@@ -30,22 +37,44 @@ const bodySchema = {
     ...Object.fromEntries(FIELDS.map((f) => [f, { type: 'string', maxLength: 4096 }])),
     // PQ-signed assertions are several KB (ML-DSA-87: a 4.6 KB signature alone).
     client_assertion: { type: 'string', maxLength: 32768 },
+    // RFC 8707: once or repeated.
+    resource: {
+      anyOf: [
+        { type: 'string', maxLength: 2048 },
+        { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 2048 } },
+      ],
+    },
   },
 } as const;
 
-type TokenBody = Partial<Record<string, string>>;
+type TokenBody = Partial<Record<string, string>> & { resource?: string | string[] };
+
+/** What the grant handlers need beyond the body: the DPoP key of this request, if any. */
+interface Proof {
+  jkt?: string;
+}
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
-export async function tokenRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+export async function tokenRoutes(
+  app: FastifyInstance,
+  { ctx, dpop }: { ctx: IdpContext; dpop: Dpop },
+): Promise<void> {
   app.setErrorHandler(jsonErrorHandler);
+  const htu = endpoints(ctx.config.issuer).token;
 
   // Only form bodies: RFC 6749 §3.2 requires application/x-www-form-urlencoded.
   app.post('/token', { schema: { body: bodySchema } }, async (req: FastifyRequest, reply: FastifyReply) => {
     if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''))
       throw invalidRequest('the token request must be application/x-www-form-urlencoded');
     const body = (req.body ?? {}) as TokenBody;
-    const client = await authenticateClient(req, body, ctx);
+    // Before client authentication, so a nonce retry does not spend a one-time client assertion.
+    const proof = await dpop.check(req, { htu, endpoint: 'token' });
+    if (proof) dpop.addNonce(reply);
+    const client = await authenticateClient(req, body as Partial<Record<string, string>>, ctx);
+    if (!proof && client.dpop_bound_access_tokens)
+      throw invalidRequest('this client must send a DPoP proof (dpop_bound_access_tokens)');
+    const bound: Proof = proof ? { jkt: proof.jkt } : {};
     const grantType = body.grant_type as string;
     if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grantType)) {
       throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
@@ -54,14 +83,18 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: { ctx: IdpConte
       throw new OAuthError('unauthorized_client', `client may not use grant_type ${grantType}`);
     }
     let response: object;
-    if (grantType === 'authorization_code') response = await authorizationCode(ctx, client, body);
-    else if (grantType === 'refresh_token') response = await refreshToken(ctx, client, body);
-    else response = await clientCredentials(ctx, client, body);
+    if (grantType === 'authorization_code') response = await authorizationCode(ctx, client, body, bound);
+    else if (grantType === 'refresh_token') response = await refreshToken(ctx, client, body, bound);
+    else response = await clientCredentials(ctx, client, body, bound);
     return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(response);
   });
 }
 
-async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBody) {
+/** Public clients' refresh tokens are bound to the DPoP key; confidential clients' are not (RFC 9449 §5). */
+const refreshBinding = (client: Client, jkt: string | undefined) =>
+  client.token_endpoint_auth_method === 'none' ? jkt : undefined;
+
+async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBody, proof: Proof) {
   if (!body.code) throw invalidRequest('code is required');
   if (!body.redirect_uri) throw invalidRequest('redirect_uri is required');
   const codes = ctx.storage.adapter('AuthorizationCode');
@@ -85,24 +118,41 @@ async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBod
     // A verifier without a challenge is a downgrade attempt (RFC 9700 §2.1.1).
     throw invalidGrant('code_verifier sent but no code_challenge was used');
   }
-  return issueUserTokens(ctx, client, {
-    accountId: record.accountId,
-    scope: record.scope,
-    grantId: record.grantId,
-    authTime: record.authTime,
-    ...(record.amr !== undefined ? { amr: record.amr } : {}),
-    ...(record.acr !== undefined ? { acr: record.acr } : {}),
-    ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
-  });
+  // dpop_jkt at the authorization request: only that key may redeem the code (RFC 9449 §10).
+  if (record.dpopJkt !== undefined && record.dpopJkt !== proof.jkt)
+    throw invalidGrant('the authorization code is bound to another DPoP key (dpop_jkt)');
+  const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
+  return issueUserTokens(
+    ctx,
+    client,
+    {
+      accountId: record.accountId,
+      scope: record.scope,
+      grantId: record.grantId,
+      authTime: record.authTime,
+      ...(record.amr !== undefined ? { amr: record.amr } : {}),
+      ...(record.acr !== undefined ? { acr: record.acr } : {}),
+      ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
+      ...(record.sid !== undefined ? { sid: record.sid } : {}),
+      ...(record.resources ? { resources: record.resources } : {}),
+      ...bindRefresh(refreshBinding(client, proof.jkt)),
+    },
+    { ...(resource ? { resource } : {}), ...(proof.jkt !== undefined ? { jkt: proof.jkt } : {}) },
+  );
 }
 
-async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody) {
+const bindRefresh = (jkt: string | undefined) => (jkt !== undefined ? { refreshJkt: jkt } : {});
+
+async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, proof: Proof) {
   if (!body.refresh_token) throw invalidRequest('refresh_token is required');
   const tokens = ctx.storage.adapter('RefreshToken');
   const id = tokenId(body.refresh_token);
   const record = (await tokens.find(id)) as (RefreshTokenRecord & { consumed?: number }) | undefined;
   if (!record) throw invalidGrant('refresh token is invalid or expired');
   if (record.clientId !== client.client_id) throw invalidGrant('refresh token was issued to another client');
+  // Before consuming it: a thief without the key must not be able to spend (and so revoke) it.
+  if (record.jkt !== undefined && record.jkt !== proof.jkt)
+    throw invalidGrant('the refresh token is bound to a DPoP key: send a proof signed with it');
   // Rotation with reuse detection: presenting a rotated-out token revokes the whole grant.
   if (record.consumed !== undefined || !(await tokens.consume(id))) {
     await ctx.storage.revokeGrant(record.grantId);
@@ -116,29 +166,49 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody) {
       throw new OAuthError('invalid_scope', 'scope exceeds the original grant');
     scope = asked.join(' ');
   }
+  const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
   const account = await ctx.accounts.find(record.accountId);
   if (!account) {
     await ctx.storage.revokeGrant(record.grantId);
     throw invalidGrant('the account no longer exists');
   }
-  return issueUserTokens(ctx, client, {
-    accountId: record.accountId,
-    scope,
-    grantId: record.grantId,
-    authTime: record.authTime,
-    ...(record.amr !== undefined ? { amr: record.amr } : {}),
-    ...(record.acr !== undefined ? { acr: record.acr } : {}),
-    grantExpiresAt: record.expiresAt,
-  });
+  return issueUserTokens(
+    ctx,
+    client,
+    {
+      accountId: record.accountId,
+      scope,
+      grantId: record.grantId,
+      authTime: record.authTime,
+      ...(record.amr !== undefined ? { amr: record.amr } : {}),
+      ...(record.acr !== undefined ? { acr: record.acr } : {}),
+      grantExpiresAt: record.expiresAt,
+      ...(record.sid !== undefined ? { sid: record.sid } : {}),
+      ...(record.resources ? { resources: record.resources } : {}),
+      // Once bound, always bound: a proof with the same key was required above.
+      ...bindRefresh(record.jkt ?? refreshBinding(client, proof.jkt)),
+    },
+    { ...(resource ? { resource } : {}), ...(proof.jkt !== undefined ? { jkt: proof.jkt } : {}) },
+  );
 }
 
-async function clientCredentials(ctx: IdpContext, client: Client, body: TokenBody) {
+async function clientCredentials(ctx: IdpContext, client: Client, body: TokenBody, proof: Proof) {
   if (client.token_endpoint_auth_method === 'none')
     throw new OAuthError('unauthorized_client', 'public clients cannot use client_credentials');
   const allowed = new Set(client.scope.split(' '));
   // openid and offline_access mean nothing without an end-user.
-  const asked = (body.scope ?? '').split(' ').filter((s) => s && s !== 'openid' && s !== 'offline_access');
+  const noUser = (s: string) => s && s !== 'openid' && s !== 'offline_access';
+  const asked = (body.scope ?? '').split(' ').filter(noUser);
   if (asked.some((s) => !allowed.has(s)))
     throw new OAuthError('invalid_scope', 'requested scope is not allowed for this client');
-  return issueClientCredentialsToken(ctx, client, asked.join(' '));
+  const resource = pickResource(ctx.config, resourceParam(body.resource), undefined);
+  // For a resource without a scope parameter: every scope of the client that resource accepts.
+  const scope =
+    resource && body.scope === undefined
+      ? scopeFor([...allowed].filter(noUser).join(' '), resource)
+      : scopeFor(asked.join(' '), resource);
+  return issueClientCredentialsToken(ctx, client, scope, {
+    ...(resource ? { resource } : {}),
+    ...(proof.jkt !== undefined ? { jkt: proof.jkt } : {}),
+  });
 }

@@ -1,51 +1,85 @@
-/** UserInfo (OIDC Core §5.3), GET and POST, bearer token in the header or (POST) the form body. */
+/**
+ * UserInfo (OIDC Core §5.3), GET and POST: a bearer token in the header or (POST) the form
+ * body, or a DPoP-bound token with the DPoP scheme and a proof (RFC 9449 §7). A bound token is
+ * never accepted as a bearer token, and a token for another resource (RFC 8707) is refused.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Accounts } from '../accounts/accounts.ts';
-import type { IdpContext } from '../context.ts';
+import { endpoints, type IdpContext } from '../context.ts';
 import { tokenId } from '../crypto/secrets.ts';
-import { jsonErrorHandler, OAuthError } from './errors.ts';
+import type { Dpop } from './dpop.ts';
+import { challengeText, jsonErrorHandler, OAuthError } from './errors.ts';
 import type { AccessTokenRecord } from './issue.ts';
 import { signToken } from './signing.ts';
 
-const bearerError = (error: string, description: string, status: number) =>
+type Scheme = 'Bearer' | 'DPoP';
+
+const challengeError = (scheme: Scheme, error: string, description: string, status: number) =>
   new OAuthError(error, description, status, {
-    'www-authenticate': `Bearer realm="pqid", error="${error}", error_description="${description}"`,
+    'www-authenticate': `${scheme} realm="pqid", error="${error}", error_description="${challengeText(description)}"`,
   });
 
-function bearerToken(req: FastifyRequest): string | undefined {
+function presentedToken(req: FastifyRequest): { token: string; scheme: Scheme } | undefined {
   const header = req.headers.authorization;
   const fromBody =
     req.method === 'POST' ? (req.body as { access_token?: unknown } | undefined)?.access_token : undefined;
   if (header !== undefined && fromBody !== undefined)
-    throw bearerError('invalid_request', 'send the access token only once', 400);
+    throw challengeError('Bearer', 'invalid_request', 'send the access token only once', 400);
   if (header !== undefined) {
-    const m = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);
-    if (!m) throw bearerError('invalid_token', 'malformed Authorization header', 401);
-    return m[1];
+    const m = /^(Bearer|DPoP) +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);
+    if (!m) throw challengeError('Bearer', 'invalid_token', 'malformed Authorization header', 401);
+    return { scheme: (m[1] as string).toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: m[2] as string };
   }
-  if (typeof fromBody === 'string' && fromBody !== '') return fromBody;
+  if (typeof fromBody === 'string' && fromBody !== '') return { scheme: 'Bearer', token: fromBody };
   return undefined;
 }
 
-export async function userinfoRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+export async function userinfoRoutes(
+  app: FastifyInstance,
+  { ctx, dpop }: { ctx: IdpContext; dpop: Dpop },
+): Promise<void> {
   app.setErrorHandler(jsonErrorHandler);
+  const htu = endpoints(ctx.config.issuer).userinfo;
 
   async function userinfo(req: FastifyRequest, reply: FastifyReply) {
-    const token = bearerToken(req);
-    if (!token) {
+    const presented = presentedToken(req);
+    if (!presented) {
       throw new OAuthError('invalid_request', 'an access token is required', 401, {
-        'www-authenticate': 'Bearer realm="pqid"',
+        'www-authenticate': `Bearer realm="pqid", DPoP algs="${dpop.algorithms.join(' ')}"`,
       });
     }
+    const { token, scheme } = presented;
+    let jkt: string | undefined;
+    if (scheme === 'DPoP') {
+      const proof = await dpop.check(req, { htu, accessToken: token, endpoint: 'resource' });
+      if (!proof)
+        throw challengeError('DPoP', 'invalid_dpop_proof', 'the DPoP scheme needs a DPoP proof', 401);
+      dpop.addNonce(reply);
+      jkt = proof.jkt;
+    }
+    const fail = (error: string, description: string, status = 401) =>
+      challengeError(scheme, error, description, status);
     const record = (await ctx.storage.adapter('AccessToken').find(tokenId(token))) as
       | AccessTokenRecord
       | undefined;
-    if (!record) throw bearerError('invalid_token', 'the access token is invalid or expired', 401);
+    if (!record) throw fail('invalid_token', 'the access token is invalid or expired');
+    if (record.jkt !== jkt)
+      throw record.jkt === undefined
+        ? fail('invalid_token', 'the access token is not DPoP-bound: use the Bearer scheme')
+        : jkt === undefined
+          ? challengeError(
+              'DPoP',
+              'invalid_token',
+              'the access token is DPoP-bound: use the DPoP scheme',
+              401,
+            )
+          : fail('invalid_token', 'the access token is bound to another DPoP key');
+    if (record.aud !== undefined) throw fail('invalid_token', 'the access token is for another resource');
     const scopes = new Set(record.scope.split(' '));
     if (!record.accountId || !scopes.has('openid'))
-      throw bearerError('insufficient_scope', 'the access token does not grant openid', 403);
+      throw fail('insufficient_scope', 'the access token does not grant openid', 403);
     const account = await ctx.accounts.find(record.accountId);
-    if (!account) throw bearerError('invalid_token', 'the access token is invalid or expired', 401);
+    if (!account) throw fail('invalid_token', 'the access token is invalid or expired');
     const claims = Accounts.claims(account, scopes);
     const client = await ctx.clients.find(record.clientId);
     const alg = client?.userinfo_signed_response_alg;

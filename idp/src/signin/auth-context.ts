@@ -79,6 +79,11 @@ export interface AuthContext {
   amr: string[];
   /** The class achieved: one of ACR_VALUES. */
   acr: string;
+  /**
+   * The browser session this context belongs to: OIDC `sid`, which back-channel logout tokens
+   * name. Absent for sessions stored before sessions had one.
+   */
+  sid?: string;
 }
 
 /** The strongest class that these methods reach. */
@@ -88,8 +93,8 @@ export function acrFor(amr: readonly string[]): string {
   return achieved;
 }
 
-export function authContext(accountId: string, authTime: number, amr: string[]): AuthContext {
-  return { accountId, authTime, amr, acr: acrFor(amr) };
+export function authContext(accountId: string, authTime: number, amr: string[], sid?: string): AuthContext {
+  return { accountId, authTime, amr, acr: acrFor(amr), ...(sid !== undefined ? { sid } : {}) };
 }
 
 /** What a protocol needs of the browser's session; an empty need is met by any session. */

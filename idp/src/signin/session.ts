@@ -16,6 +16,8 @@ interface SessionRecord {
   authTime: number;
   /** Absent in sessions started before it was recorded: those were all password sign-ins. */
   amr?: string[];
+  /** Public session id (OIDC `sid`), unrelated to the cookie; absent in older sessions. */
+  sid?: string;
 }
 
 export function cookieOptions(ctx: IdpContext, path: string, maxAge?: number) {
@@ -36,7 +38,7 @@ export async function currentSession(ctx: IdpContext, req: FastifyRequest): Prom
   if (!id) return undefined;
   const record = (await ctx.storage.adapter('Session').find(tokenId(id))) as SessionRecord | undefined;
   if (!record) return undefined;
-  return authContext(record.accountId, record.authTime, record.amr ?? [AMR.password]);
+  return authContext(record.accountId, record.authTime, record.amr ?? [AMR.password], record.sid);
 }
 
 /** A new session for a user who just authenticated with the methods `amr`. */
@@ -47,15 +49,29 @@ export async function startSession(
   amr: string[],
 ): Promise<AuthContext> {
   const id = randomToken();
-  const record: SessionRecord = { accountId, authTime: Math.floor(Date.now() / 1000), amr };
+  const record: SessionRecord = {
+    accountId,
+    authTime: Math.floor(Date.now() / 1000),
+    amr,
+    sid: randomToken(16),
+  };
   await ctx.storage.adapter('Session').upsert(tokenId(id), record, ctx.config.ttl.session);
   reply.setCookie(SESSION_COOKIE, id, cookieOptions(ctx, sessionPath(ctx), ctx.config.ttl.session));
-  return authContext(record.accountId, record.authTime, amr);
+  return authContext(record.accountId, record.authTime, amr, record.sid);
 }
 
-/** Sign this browser out: the record goes, and so does the cookie. */
-export async function endSession(ctx: IdpContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+/**
+ * Sign this browser out: the record goes, and so does the cookie. Returns the session that
+ * ended, if there was one, so the caller can tell the applications that shared it.
+ */
+export async function endSession(
+  ctx: IdpContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<AuthContext | undefined> {
   const id = req.cookies[SESSION_COOKIE];
+  const ended = id ? await currentSession(ctx, req) : undefined;
   if (id) await ctx.storage.adapter('Session').destroy(tokenId(id));
   reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, sessionPath(ctx)));
+  return ended;
 }

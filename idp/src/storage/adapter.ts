@@ -19,6 +19,14 @@ export type ModelName =
   | 'Consent'
   /** Seen private_key_jwt `jti`s, kept until the assertion expires (replay detection). */
   | 'ClientAssertion'
+  /** Pushed authorization requests (RFC 9126) by request_uri digest: one use, short-lived. */
+  | 'PushedAuthorizationRequest'
+  /** Seen request-object `jti`s (RFC 9101), kept until the object expires. */
+  | 'RequestObject'
+  /** Clients that got a code in a browser session, by `sid` (oidc/session-clients.ts). */
+  | 'SessionClients'
+  /** Seen DPoP proofs (key thumbprint + `jti`), kept while their `iat` is acceptable (oidc/dpop.ts). */
+  | 'DPoPProof'
   /** Short-lived claims that let one instance do a one-time job (first key, demo seed): storage/lock.ts. */
   | 'Lock'
   /** Passkeys (WebAuthn credentials) by credential ID, uid = the owner's account (signin/passkeys). */

@@ -116,3 +116,17 @@ export class SignerUnsupported extends PqidError {
 export class SignerInvalidSignature extends PqidError {
   static override readonly code = 'ERR_SIGNER_INVALID_SIGNATURE';
 }
+
+/**
+ * A DPoP proof (RFC 9449 §4.3) that fails a check; `reason` names which one, so a server can
+ * log it and a test can tell the checks apart: size, format, typ, alg, jwk, signature, claims,
+ * htm, htu, iat, ath.
+ */
+export class DpopProofInvalid extends PqidError {
+  static override readonly code = 'ERR_DPOP_PROOF_INVALID';
+  readonly reason: string;
+  constructor(reason: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.reason = reason;
+  }
+}

@@ -11,6 +11,18 @@ export { algorithms, lookup as getAlgorithm, registry } from './algorithms/regis
 export type { AlgorithmEntry, Family, Jwk, Kty } from './algorithms/types.ts';
 export { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from './backends/params.ts';
 export type { BackendCapabilities, BackendName, BackendStatus } from './backends/types.ts';
+export {
+  accessTokenHash,
+  DEFAULT_MAX_DPOP_PROOF_BYTES,
+  DPOP_TYP,
+  type DpopClaims,
+  type DpopProof,
+  htuOf,
+  type SignDpopProofOptions,
+  signDpopProof,
+  type VerifyDpopProofOptions,
+  verifyDpopProof,
+} from './dpop.ts';
 export * from './errors.ts';
 export {
   createLocalJWKSet,

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+/**
+ * A client for the example: a client_credentials token for the resource (RFC 8707), bound to a
+ * fresh DPoP key of CALL_DPOP_ALG (default ML-DSA-65; `none` for a bearer token), then
+ * GET /api/orders with it. Prints the sizes that travel and the answer.
+ */
+import { generateKeyPair, importJWK, signDpopProof } from '@pqid/jose';
+
+const env = process.env;
+const issuer = env.RS_ISSUER ?? 'http://localhost:3000';
+const rsUrl = env.RS_URL ?? 'http://localhost:4000';
+const resource = env.RS_RESOURCE ?? `${rsUrl}/`;
+const clientId = env.CALL_CLIENT_ID ?? 'orders-client';
+const secret = env.CALL_CLIENT_SECRET;
+const dpopAlg = env.CALL_DPOP_ALG ?? 'ML-DSA-65';
+if (!secret) {
+  console.error('set CALL_CLIENT_SECRET (and CALL_CLIENT_ID) to a client_credentials client: see README.md');
+  process.exit(2);
+}
+
+const key = dpopAlg === 'none' ? undefined : await importJWK((await generateKeyPair(dpopAlg)).privateJwk);
+const meta = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+const tokenResponse = await fetch(meta.token_endpoint, {
+  method: 'POST',
+  headers: {
+    'content-type': 'application/x-www-form-urlencoded',
+    authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+    ...(key ? { dpop: await signDpopProof(key, { htm: 'POST', htu: meta.token_endpoint }) } : {}),
+  },
+  body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'orders:read' }),
+});
+const tokens = await tokenResponse.json();
+if (!tokenResponse.ok) {
+  console.error('token request failed:', tokens);
+  process.exit(1);
+}
+const alg = JSON.parse(Buffer.from(tokens.access_token.split('.')[0], 'base64url').toString()).alg;
+const url = `${rsUrl}/api/orders`;
+const headers = {
+  authorization: `${tokens.token_type} ${tokens.access_token}`,
+  ...(key
+    ? { dpop: await signDpopProof(key, { htm: 'GET', htu: url, accessToken: tokens.access_token }) }
+    : {}),
+};
+console.log(`access token: ${alg}, ${tokens.access_token.length} bytes, ${tokens.token_type}`);
+if (headers.dpop) console.log(`DPoP proof: ${dpopAlg}, ${headers.dpop.length} bytes`);
+const answer = await fetch(url, { headers });
+console.log(`GET ${url} -> ${answer.status}`);
+console.log(JSON.stringify(await answer.json(), null, 2));

@@ -1,0 +1,46 @@
+/**
+ * Registering a client in a running provider: validated metadata stored (Clients), then a
+ * signing key published for every algorithm its tokens may use, before it can receive one.
+ * `pqid clients add`, dynamic registration (RFC 7591/7592) and tests all come through here.
+ */
+import type { IdpContext } from '../context.ts';
+import { resolveAlg } from '../keys/placement.ts';
+import { accessTokenAlgOf, type Client, type ClientInput, signingAlgs } from './clients.ts';
+
+type RegistrationFields = Pick<Client, 'registration_access_token_hash' | 'client_id_issued_at'>;
+
+/** The keys a client's tokens need under the current placement, created if missing. */
+export async function ensureClientKeys(ctx: IdpContext, client: Client): Promise<void> {
+  const place = (purpose: 'id_token' | 'access_token', alg: string) =>
+    resolveAlg(ctx.keys.placement, purpose, alg, ctx.config.defaultSigningAlg);
+  const jwtAccessTokens = (client.access_token_format ?? 'reference') !== 'reference';
+  await ctx.keys.ensure([
+    ...signingAlgs(client, ctx.config.accessTokenSigningAlg),
+    place('id_token', client.id_token_signed_response_alg),
+    ...(jwtAccessTokens
+      ? [place('access_token', accessTokenAlgOf(client, ctx.config.accessTokenSigningAlg))]
+      : []),
+  ]);
+}
+
+/** Register a client and publish its signing keys before the client can receive a token. */
+export async function registerClient(
+  ctx: IdpContext,
+  input: ClientInput,
+  extra: RegistrationFields = {},
+): Promise<{ client: Client; clientSecret?: string }> {
+  const result = await ctx.clients.register(input, extra);
+  await ensureClientKeys(ctx, result.client);
+  return result;
+}
+
+/** Replace a client's metadata (RFC 7592 PUT), publishing any key it newly needs. */
+export async function replaceClient(
+  ctx: IdpContext,
+  existing: Client,
+  input: ClientInput,
+): Promise<{ client: Client; clientSecret?: string }> {
+  const result = await ctx.clients.replace(existing, input);
+  await ensureClientKeys(ctx, result.client);
+  return result;
+}

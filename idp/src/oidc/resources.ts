@@ -1,0 +1,47 @@
+/**
+ * Resource indicators (RFC 8707). A `resource` names a configured resource server
+ * (`resourceServers` in the configuration); its access tokens are audience-restricted to it,
+ * carry only the granted scopes it accepts, and are signed with its algorithm if it pins one —
+ * so a resource server that cannot verify ML-DSA yet still gets tokens it can check.
+ *
+ * At the authorization endpoint a request may name several resources (the grant covers them);
+ * each access token is for one: the token request picks it, or the grant's only one is used.
+ */
+import type { Config } from '../config.ts';
+import { OAuthError } from './errors.ts';
+import type { ResourceServerConfig } from './protocol-config.ts';
+
+export const invalidTarget = (description: string) => new OAuthError('invalid_target', description);
+
+/** A `resource` parameter as received: absent, once (a string) or repeated (an array). */
+export function resourceParam(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? (value as string[]) : [value as string];
+}
+
+/** Each named resource must be a configured one (compared exactly, as registered). */
+export function checkResources(config: Config, uris: readonly string[]): ResourceServerConfig[] {
+  return uris.map((uri) => {
+    const rs = config.resourceServers[uri];
+    if (!rs) throw invalidTarget(`unknown resource ${JSON.stringify(uri.slice(0, 200))}`);
+    return rs;
+  });
+}
+
+/** The resource one access token is for: named in the token request, or the grant's only one. */
+export function pickResource(
+  config: Config,
+  requested: readonly string[] | undefined,
+  granted: readonly string[] | undefined,
+): ResourceServerConfig | undefined {
+  if (requested === undefined || requested.length === 0) {
+    return granted?.length === 1 ? checkResources(config, granted)[0] : undefined;
+  }
+  const unique = [...new Set(requested)];
+  if (unique.length > 1)
+    throw invalidTarget('name one resource per token request: each access token is for one audience');
+  const [rs] = checkResources(config, unique) as [ResourceServerConfig];
+  if (granted?.length && !granted.includes(rs.uri))
+    throw invalidTarget(`the grant does not cover the resource ${JSON.stringify(rs.uri)}`);
+  return rs;
+}

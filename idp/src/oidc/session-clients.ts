@@ -1,0 +1,43 @@
+/**
+ * Which clients (those with a back-channel logout URI) received an authorization code within
+ * one browser session, by its public id
+ * (`sid`), so that ending the session can tell each of them (back-channel logout). Kept in the
+ * shared store, so the instance that ends a session reaches clients another instance served.
+ * A read-modify-write: two authorizations finishing at the same instant in one session may
+ * leave one client out (both are still signed out of the IdP; only that RP's notice is lost).
+ */
+import type { IdpContext } from '../context.ts';
+import { tokenId } from '../crypto/secrets.ts';
+
+interface SessionClientsRecord {
+  [member: string]: unknown;
+  accountId: string;
+  clients: string[];
+}
+
+const key = (sid: string) => tokenId(`sid\0${sid}`);
+
+export async function rememberSessionClient(
+  ctx: IdpContext,
+  sid: string,
+  accountId: string,
+  clientId: string,
+): Promise<void> {
+  const store = ctx.storage.adapter('SessionClients');
+  const record = (await store.find(key(sid))) as SessionClientsRecord | undefined;
+  if (record?.clients.includes(clientId)) return;
+  const next: SessionClientsRecord = { accountId, clients: [...(record?.clients ?? []), clientId] };
+  // No longer than a session can live: after that there is nothing left to sign out of.
+  await store.upsert(key(sid), next, ctx.config.ttl.session);
+}
+
+/** The clients of an ended session, forgotten as they are read (each is told once). */
+export async function takeSessionClients(
+  ctx: IdpContext,
+  sid: string,
+): Promise<{ accountId: string; clients: string[] } | undefined> {
+  const store = ctx.storage.adapter('SessionClients');
+  const record = (await store.find(key(sid))) as (SessionClientsRecord & { consumed?: number }) | undefined;
+  if (!record || record.consumed !== undefined || !(await store.consume(key(sid)))) return undefined;
+  return { accountId: record.accountId, clients: record.clients };
+}
