@@ -86,12 +86,16 @@ export async function verifyRequestObject(
     if (!fresh) refuse('the request object was already used (jti)');
   }
 
-  // Members of other types (e.g. a `claims` object, unsupported here) are ignored, as in a query.
+  // Members of other types (e.g. `authorization_details`, unsupported here) are ignored, as in a
+  // query. `claims` is a JSON object in a request object (OIDC Core §6.1) and a JSON string in a
+  // query: it is passed on as the string, so one parser (authorize-request.ts) reads both.
   const params: AuthorizeParams = { client_id: client.client_id };
   for (const [k, v] of Object.entries(claims)) {
     if (JWT_CLAIMS.has(k) || k === 'client_id') continue;
     if (typeof v === 'string') params[k] = v;
     else if (k === 'max_age' && typeof v === 'number') params.max_age = String(v);
+    else if (k === 'claims' && typeof v === 'object' && v !== null && !Array.isArray(v))
+      params.claims = JSON.stringify(v);
     else if (k === 'resource' && Array.isArray(v) && v.every((r) => typeof r === 'string'))
       params.resource = v;
   }
