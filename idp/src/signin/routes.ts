@@ -196,6 +196,7 @@ export async function signInRoutes(
 
   /** A factor succeeded: a session with its methods, then on to the need's next step or back. */
   async function factorDone(
+    req: FastifyRequest,
     reply: FastifyReply,
     uid: string,
     record: LoginInteraction | SecondFactorInteraction,
@@ -204,7 +205,7 @@ export async function signInRoutes(
   ) {
     // Single use: a replayed form post after success finds the interaction consumed.
     if (!(await interactions.consume(uid))) return expired(reply);
-    const auth = await startSession(ctx, reply, accountId, amr);
+    const auth = await startSession(ctx, req, reply, accountId, amr);
     const next = await signIn.afterFactor(auth, record.acr);
     if (next !== 'met') return signIn.continueWith(reply, record, next);
     reply.clearCookie(INTERACTION_COOKIE, interactionCookie());
@@ -269,7 +270,7 @@ export async function signInRoutes(
         if (result.retryAfter !== undefined) reply.header('retry-after', String(result.retryAfter));
         return renderLogin(reply, uid, record, result.status, { error: result.message, username });
       }
-      return factorDone(reply, uid, record, result.accountId, result.amr);
+      return factorDone(req, reply, uid, record, result.accountId, result.amr);
     },
   );
 
@@ -316,7 +317,7 @@ export async function signInRoutes(
       }
       // The challenge named the account in the second stage, so the passkey is that account's.
       const amr = record.stage === 'second' ? combineAmr(record.firstAmr, result.amr) : result.amr;
-      return factorDone(reply, uid, record, result.accountId, amr);
+      return factorDone(req, reply, uid, record, result.accountId, amr);
     },
   );
 

@@ -41,21 +41,35 @@ export async function currentSession(ctx: IdpContext, req: FastifyRequest): Prom
   return authContext(record.accountId, record.authTime, record.amr ?? [AMR.password], record.sid);
 }
 
-/** A new session for a user who just authenticated with the methods `amr`. */
+/**
+ * A new session for a user who just authenticated with the methods `amr`. It replaces the
+ * browser's current session, if any, under a new cookie. When the same user authenticates again
+ * (a step-up with a passkey, `prompt=login`, `max_age`), the session keeps its public id (`sid`):
+ * to the applications it is the same session at a stronger level, and back-channel logout must
+ * still reach every client that got a code in it. Another user gets a new `sid`.
+ */
 export async function startSession(
   ctx: IdpContext,
+  req: FastifyRequest,
   reply: FastifyReply,
   accountId: string,
   amr: string[],
 ): Promise<AuthContext> {
+  const sessions = ctx.storage.adapter('Session');
+  const previousId = req.cookies[SESSION_COOKIE];
+  const previous = previousId
+    ? ((await sessions.find(tokenId(previousId))) as SessionRecord | undefined)
+    : undefined;
   const id = randomToken();
   const record: SessionRecord = {
     accountId,
     authTime: Math.floor(Date.now() / 1000),
     amr,
-    sid: randomToken(16),
+    sid: previous?.accountId === accountId && previous.sid ? previous.sid : randomToken(16),
   };
-  await ctx.storage.adapter('Session').upsert(tokenId(id), record, ctx.config.ttl.session);
+  await sessions.upsert(tokenId(id), record, ctx.config.ttl.session);
+  // The old cookie must not keep a session alive beside the new one.
+  if (previousId && previous) await sessions.destroy(tokenId(previousId));
   reply.setCookie(SESSION_COOKIE, id, cookieOptions(ctx, sessionPath(ctx), ctx.config.ttl.session));
   return authContext(record.accountId, record.authTime, amr, record.sid);
 }
