@@ -23,12 +23,20 @@ const signers: Partial<Record<XmlSignatureAlg, Signer>> = {};
 const signed: Partial<Record<XmlSignatureAlg, string>> = {};
 let integration: NodeSamlIntegration;
 
+/** The Response's own SignatureValue: the first in document order. */
+const SIGNATURE_VALUE = /<ds:SignatureValue>([^<]*)<\/ds:SignatureValue>/;
+
 beforeAll(async () => {
   for (const alg of ['ML-DSA-65', 'ES256'] as const) {
     const s = await signer(alg);
     signers[alg] = s;
     const key = { key: s.privateJwk, certificate: s.certificate };
-    signed[alg] = signXml(signXml(samlResponse(), { ...key, id: AID }), key);
+    // "base64url characters" rewrites a + or / of the value, so the value needs one. An ES256
+    // value is 86 random base64 characters and about one in thirteen has neither (a 3,309-byte
+    // ML-DSA-65 value practically always has both): sign again, with a fresh ECDSA nonce, until
+    // it has one, rather than let that case fail at random.
+    for (let i = 0; i < 64 && !/[+/]/.test(SIGNATURE_VALUE.exec(signed[alg] ?? '')?.[1] ?? ''); i++)
+      signed[alg] = signXml(signXml(samlResponse(), { ...key, id: AID }), key);
   }
   integration = installNodeSamlIntegration({
     trustedCertificates: Object.values(signers).map((s) => s.certificate),
@@ -38,7 +46,7 @@ afterAll(() => integration.uninstall());
 
 /** The Response's own SignatureValue (the first in document order) rewritten by `f`. */
 function withSignatureValue(xml: string, f: (b64: string) => string): string {
-  return xml.replace(/<ds:SignatureValue>([^<]*)<\/ds:SignatureValue>/, (_m, v: string) => {
+  return xml.replace(SIGNATURE_VALUE, (_m, v: string) => {
     const out = f(v);
     expect(out).not.toBe(v);
     return `<ds:SignatureValue>${out}</ds:SignatureValue>`;
