@@ -33,7 +33,7 @@ export interface CpuFlags {
 export declare function importSecretKey(alg: number, bytes: Uint8Array): SecretKeyHandle
 
 /** ML-DSA: seed required (FIPS 204 KeyGen_internal). Falcon: random, seed rejected. */
-export declare function keygen(alg: number, seed?: Uint8Array | undefined | null): SecretKeyHandle
+export declare function keygen(alg: number, forceRef: boolean, seed?: Uint8Array | undefined | null): SecretKeyHandle
 
 /** ACVP "internal interface" hook: `m_prime` is M′ itself (no 0x00‖len‖ctx prefix). */
 export declare function mldsaSignInternal(alg: number, forceRef: boolean, key: SecretKeyHandle, mPrime: Uint8Array, rnd: Uint8Array | undefined | null, deterministic: boolean): Uint8Array
@@ -46,6 +46,11 @@ export interface NativeInfo {
   liboqsVersion: string
   build: string
   cpu: CpuFlags
+}
+
+export interface NativeStats {
+  /** ML-DSA seeds expanded into key pairs (keygen) since the process started. */
+  seedExpansions: number
 }
 
 export declare function schemeInfo(alg: number, forceRef: boolean): SchemeInfo
@@ -99,6 +104,9 @@ export interface SignBatchResult {
   ends: Array<number>
   failures: Array<SignBatchFailure>
 }
+
+/** Counters for tests and operators: a hot path that expands a seed per signature shows here. */
+export declare function stats(): NativeStats
 
 export declare function verify(alg: number, forceRef: boolean, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array | undefined | null): boolean
 

@@ -32,7 +32,11 @@ export const { addon: native, binary } = loadNative(dir);
 export const selfTestResult = selfTest(native, binary);
 
 /** native/liboqs/PATCHES.md: our changes to the vendored liboqs. */
-const LIBOQS_PATCHES = ['0001-avx2-verify-check-z-norm', '0002-avx2-use-hint-r0-zero'];
+const LIBOQS_PATCHES = [
+  '0001-avx2-verify-check-z-norm',
+  '0002-avx2-use-hint-r0-zero',
+  '0003-mldsa-keypair-from-seed',
+];
 
 const ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'Falcon-512', 'Falcon-1024'];
 const CODE = /^(ERR_[A-Z0-9_]+): /;
@@ -146,7 +150,7 @@ class NativeScheme {
 
   keygen(seed) {
     try {
-      const h = native.keygen(this.#id, bytes(seed, 'seed', true));
+      const h = native.keygen(this.#id, this.#ref, bytes(seed, 'seed', true));
       const publicKey = h.takePublicKey();
       return { publicKey, secretKey: new SecretKey(TOKEN, h, this.algorithm) };
     } catch (e) {
@@ -263,6 +267,11 @@ export function scheme(alg, options) {
     cache.set(key, s);
   }
   return s;
+}
+
+/** Process-wide counters: `seedExpansions` = ML-DSA keys derived from a seed (keygen) so far. */
+export function stats() {
+  return { seedExpansions: native.stats().seedExpansions };
 }
 
 export function info() {

@@ -67,6 +67,12 @@ export declare function configureAsyncSigning(
   options?: AsyncSigningOptions,
 ): Required<AsyncSigningOptions> & { inFlight: number; waiting: number };
 
+/**
+ * Process-wide counters. `seedExpansions`: ML-DSA key pairs derived from a seed (keygen) since
+ * the process started; a caller that signs with prepared keys sees it stay flat.
+ */
+export declare function stats(): { seedExpansions: number };
+
 export declare function info(): {
   liboqsVersion: string;
   /** The patches applied to the vendored liboqs (native/liboqs/PATCHES.md). */

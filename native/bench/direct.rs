@@ -66,9 +66,9 @@ fn main() {
         let mut seed = [0u8; 32];
         let kg = time(iters.min(1000), || {
             seed[0] = seed[0].wrapping_add(1);
-            black_box(p.keygen(&seed).unwrap());
+            black_box(p.keygen(imp, &seed).unwrap());
         });
-        let (pk, sk) = p.keygen(&[42u8; 32]).unwrap();
+        let (pk, sk) = p.keygen(imp, &[42u8; 32]).unwrap();
         let sign = time(iters, || {
             let pre = mldsa::pure_prefix(&[]).unwrap();
             let rnd = mldsa::choose_rnd(None, false).unwrap();

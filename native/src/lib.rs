@@ -181,11 +181,25 @@ pub fn native_info() -> NativeInfo {
     }
 }
 
+#[napi(object)]
+pub struct NativeStats {
+    /// ML-DSA seeds expanded into key pairs (keygen) since the process started.
+    pub seed_expansions: i64,
+}
+
+/// Counters for tests and operators: a hot path that expands a seed per signature shows here.
+#[napi]
+pub fn stats() -> NativeStats {
+    NativeStats {
+        seed_expansions: mldsa::seed_expansions() as i64,
+    }
+}
+
 /// ML-DSA: seed required (FIPS 204 KeyGen_internal). Falcon: random, seed rejected.
 #[napi]
-pub fn keygen(alg: u32, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle> {
+pub fn keygen(alg: u32, force_ref: bool, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle> {
     let (pk, sk) = match (scheme(alg).js()?, seed) {
-        (Scheme::MlDsa(p), Some(seed)) => p.keygen(&seed).js()?,
+        (Scheme::MlDsa(p), Some(seed)) => p.keygen(pick(p, force_ref), &seed).js()?,
         (Scheme::MlDsa(p), None) => {
             return Err(js(Fail {
                 code: ERR_INVALID_SEED,

@@ -1,10 +1,21 @@
-//! ML-DSA (FIPS 204) on liboqs' pqcrystals code: seed keygen via RustCrypto `ml-dsa`
-//! (liboqs 0.13 has no seeded keygen), sign/verify via the `*_internal` functions so the
-//! 32-byte `rnd` is always ours (hedged, deterministic or caller-supplied, thread-safe).
+//! ML-DSA (FIPS 204) on liboqs' pqcrystals code, always through the `*_internal` functions:
+//! keygen from the caller's 32-byte seed ξ (`keypair_internal`, our liboqs patch 0003), and
+//! sign/verify with a 32-byte `rnd` that is always ours (hedged, deterministic or
+//! caller-supplied), so liboqs' process-global RNG is never involved and every call is
+//! thread-safe.
 
 use crate::errors::*;
 use crate::ffi::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use zeroize::Zeroizing;
+
+/// Seeds expanded into key pairs since the process started (tests check that no hot path
+/// expands a seed per signature).
+static SEED_EXPANSIONS: AtomicU64 = AtomicU64::new(0);
+
+pub fn seed_expansions() -> u64 {
+    SEED_EXPANSIONS.load(Ordering::Relaxed)
+}
 
 pub const SEED_BYTES: usize = 32;
 pub const RND_BYTES: usize = 32;
@@ -34,13 +45,15 @@ pub struct Params {
     pub pk_len: usize,
     pub sk_len: usize,
     pub sig_len: usize,
+    keygen_ref: KeypairInternalFn,
     sign_ref: SignInternalFn,
     verify_ref: VerifyInternalFn,
+    #[allow(dead_code)]
+    keygen_avx2: Option<KeypairInternalFn>,
     #[allow(dead_code)]
     sign_avx2: Option<SignInternalFn>,
     #[allow(dead_code)]
     verify_avx2: Option<VerifyInternalFn>,
-    keygen: fn(&[u8; SEED_BYTES]) -> KeyPair,
 }
 
 macro_rules! avx2 {
@@ -58,11 +71,12 @@ pub static ML_DSA_44: Params = Params {
     pk_len: 1312,
     sk_len: 2560,
     sig_len: 2420,
+    keygen_ref: pqcrystals_ml_dsa_44_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_44_ref_signature_internal,
     verify_ref: pqcrystals_ml_dsa_44_ref_verify_internal,
+    keygen_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_signature_internal),
     verify_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_verify_internal),
-    keygen: keygen_rc::<ml_dsa::MlDsa44>,
 };
 
 pub static ML_DSA_65: Params = Params {
@@ -70,11 +84,12 @@ pub static ML_DSA_65: Params = Params {
     pk_len: 1952,
     sk_len: 4032,
     sig_len: 3309,
+    keygen_ref: pqcrystals_ml_dsa_65_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_65_ref_signature_internal,
     verify_ref: pqcrystals_ml_dsa_65_ref_verify_internal,
+    keygen_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_signature_internal),
     verify_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_verify_internal),
-    keygen: keygen_rc::<ml_dsa::MlDsa65>,
 };
 
 pub static ML_DSA_87: Params = Params {
@@ -82,25 +97,13 @@ pub static ML_DSA_87: Params = Params {
     pk_len: 2592,
     sk_len: 4896,
     sig_len: 4627,
+    keygen_ref: pqcrystals_ml_dsa_87_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_87_ref_signature_internal,
     verify_ref: pqcrystals_ml_dsa_87_ref_verify_internal,
+    keygen_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_signature_internal),
     verify_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_verify_internal),
-    keygen: keygen_rc::<ml_dsa::MlDsa87>,
 };
-
-/// FIPS 204 ML-DSA.KeyGen_internal(ξ): encoded pk and expanded sk (the format liboqs signs with).
-#[allow(deprecated)] // `to_expanded` is "deprecated" only as a storage format; liboqs needs it.
-fn keygen_rc<P: ml_dsa::MlDsaParams>(seed: &[u8; SEED_BYTES]) -> KeyPair {
-    let mut xi = ml_dsa::B32::from(*seed);
-    let kp = ml_dsa::SigningKey::<P>::from_seed(&xi);
-    zeroize::Zeroize::zeroize(xi.as_mut_slice());
-    let pk = kp.expanded_key().verifying_key().encode().to_vec();
-    let mut esk = kp.expanded_key().to_expanded();
-    let sk = Zeroizing::new(esk.to_vec());
-    zeroize::Zeroize::zeroize(esk.as_mut_slice());
-    (pk, sk)
-}
 
 impl Params {
     /// The implementation `auto` resolves to on this CPU (cached detection).
@@ -119,7 +122,9 @@ impl Params {
         }
     }
 
-    pub fn keygen(&self, seed: &[u8]) -> Res<KeyPair> {
+    /// FIPS 204 ML-DSA.KeyGen_internal(ξ): the encoded public key and the expanded secret key
+    /// (the format liboqs signs with). AVX2 and ref give the same bytes (tested).
+    pub fn keygen(&self, imp: Impl, seed: &[u8]) -> Res<KeyPair> {
         let seed: &[u8; SEED_BYTES] = match seed.try_into() {
             Ok(s) => s,
             Err(_) => {
@@ -133,7 +138,18 @@ impl Params {
                 )
             }
         };
-        Ok((self.keygen)(seed))
+        let f = match (imp, self.keygen_avx2) {
+            (Impl::Avx2, Some(f)) => f,
+            _ => self.keygen_ref,
+        };
+        let mut pk = vec![0u8; self.pk_len];
+        let mut sk = Zeroizing::new(vec![0u8; self.sk_len]);
+        let rc = unsafe { f(pk.as_mut_ptr(), sk.as_mut_ptr(), seed.as_ptr()) };
+        if rc != 0 {
+            return fail(ERR_INTERNAL, format!("{} key generation failed (rc={rc})", self.name));
+        }
+        SEED_EXPANSIONS.fetch_add(1, Ordering::Relaxed);
+        Ok((pk, sk))
     }
 
     pub fn check_sk(&self, sk: &[u8]) -> Res<()> {

@@ -63,7 +63,7 @@ static inline void polyvec_matrix_expand_row(polyvecl **row, polyvecl buf[2], co
 *
 * Returns 0 (success)
 **************************************************/
-int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
+int crypto_sign_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t seed[SEEDBYTES]) {
   unsigned int i;
   uint8_t seedbuf[2*SEEDBYTES + CRHBYTES];
   const uint8_t *rho, *rhoprime, *key;
@@ -72,8 +72,8 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
   polyveck s2;
   poly t1, t0;
 
-  /* Get randomness for rho, rhoprime and key */
-  randombytes(seedbuf, SEEDBYTES);
+  /* Expand the caller's seed xi into rho, rhoprime and key (FIPS 204 Algorithm 6). [pqid] */
+  memcpy(seedbuf, seed, SEEDBYTES);
   seedbuf[SEEDBYTES+0] = K;
   seedbuf[SEEDBYTES+1] = L;
   shake256(seedbuf, 2*SEEDBYTES + CRHBYTES, seedbuf, SEEDBYTES+2);
@@ -134,6 +134,16 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
   shake256(sk + 2*SEEDBYTES, TRBYTES, pk, CRYPTO_PUBLICKEYBYTES);
 
   return 0;
+}
+
+/* [pqid] The random-seed entry point, now a wrapper around KeyGen_internal. */
+int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
+  uint8_t seed[SEEDBYTES];
+  int ret;
+  randombytes(seed, SEEDBYTES);
+  ret = crypto_sign_keypair_internal(pk, sk, seed);
+  OQS_MEM_cleanse(seed, SEEDBYTES);
+  return ret;
 }
 
 /*************************************************

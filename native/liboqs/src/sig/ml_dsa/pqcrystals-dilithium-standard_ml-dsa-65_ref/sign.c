@@ -1,4 +1,5 @@
 #include <stdint.h>
+#include <string.h>
 #include "params.h"
 #include "sign.h"
 #include "packing.h"
@@ -20,7 +21,7 @@
 *
 * Returns 0 (success)
 **************************************************/
-int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
+int crypto_sign_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t seed[SEEDBYTES]) {
   uint8_t seedbuf[2*SEEDBYTES + CRHBYTES];
   uint8_t tr[TRBYTES];
   const uint8_t *rho, *rhoprime, *key;
@@ -28,8 +29,8 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
   polyvecl s1, s1hat;
   polyveck s2, t1, t0;
 
-  /* Get randomness for rho, rhoprime and key */
-  randombytes(seedbuf, SEEDBYTES);
+  /* Expand the caller's seed xi into rho, rhoprime and key (FIPS 204 Algorithm 6). [pqid] */
+  memcpy(seedbuf, seed, SEEDBYTES);
   seedbuf[SEEDBYTES+0] = K;
   seedbuf[SEEDBYTES+1] = L;
   shake256(seedbuf, 2*SEEDBYTES + CRHBYTES, seedbuf, SEEDBYTES+2);
@@ -64,6 +65,16 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
   pack_sk(sk, rho, tr, key, &t0, &s1, &s2);
 
   return 0;
+}
+
+/* [pqid] The random-seed entry point, now a wrapper around KeyGen_internal. */
+int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
+  uint8_t seed[SEEDBYTES];
+  int ret;
+  randombytes(seed, SEEDBYTES);
+  ret = crypto_sign_keypair_internal(pk, sk, seed);
+  OQS_MEM_cleanse(seed, SEEDBYTES);
+  return ret;
 }
 
 /*************************************************

@@ -12,6 +12,10 @@
 #define crypto_sign_keypair DILITHIUM_NAMESPACE(keypair)
 int crypto_sign_keypair(uint8_t *pk, uint8_t *sk);
 
+/* [pqid] FIPS 204 ML-DSA.KeyGen_internal(xi): the key pair from a caller's 32-byte seed. */
+#define crypto_sign_keypair_internal DILITHIUM_NAMESPACE(keypair_internal)
+OQS_API int crypto_sign_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t seed[SEEDBYTES]);
+
 #define crypto_sign_signature_internal DILITHIUM_NAMESPACE(signature_internal)
 OQS_API int crypto_sign_signature_internal(uint8_t *sig,
                                    size_t *siglen,
