@@ -133,6 +133,7 @@ function compositeOps(implementation: 'auto' | 'ref'): CompositeOps | undefined 
  */
 function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 'ref'): MlDsaBackend {
   const scheme = (alg: MlDsaAlg) => (mod as NativeModule).scheme(alg, { implementation });
+  const composite = compositeOps(implementation);
   let status: BackendStatus | undefined;
   const computeStatus = (): BackendStatus => {
     if (!mod) {
@@ -170,7 +171,14 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
       return hold(secretKey, publicKey);
     },
     publicKeyOf: (_alg, prepared) => (prepared as { publicKey?: Uint8Array }).publicKey,
-    composite: compositeOps(implementation),
+    /**
+     * PQID_NATIVE_COMPOSITES=off (read per use) signs and verifies composites the split way, the
+     * ML-DSA half here and the traditional half through node:crypto: OpenSSL's P-256 and Ed448
+     * cost less CPU than RustCrypto's, but run on the event loop (docs/BENCHMARKS.md compares).
+     */
+    get composite() {
+      return process.env.PQID_NATIVE_COMPOSITES === 'off' ? undefined : composite;
+    },
     sign(alg, prepared, message, { context, rnd }) {
       const { sk } = prepared as { sk: NativeSecretKey };
       return scheme(alg).signAsync(sk, message, { context, ...(rnd ? { rnd } : {}) });
