@@ -71,6 +71,15 @@ export declare function keygen(alg: number, forceRef: boolean, seed?: Uint8Array
 /** ACVP "internal interface" hook: `m_prime` is M′ itself (no 0x00‖len‖ctx prefix). */
 export declare function mldsaSignInternal(alg: number, forceRef: boolean, key: SecretKeyHandle, mPrime: Uint8Array, rnd: Uint8Array | undefined | null, deterministic: boolean): Uint8Array
 
+/**
+ * Signs a 64-byte external μ = H(tr ‖ M′, 64): the same signature as for the message μ was
+ * computed from (hedged, deterministic or with the caller's rnd, as `sign`).
+ */
+export declare function mldsaSignMu(alg: number, forceRef: boolean, key: SecretKeyHandle, mu: Uint8Array, rnd: Uint8Array | undefined | null, deterministic: boolean): Uint8Array
+
+/** mldsaSignMu on the libuv pool; input errors are thrown synchronously. */
+export declare function mldsaSignMuAsync(alg: number, forceRef: boolean, key: SecretKeyHandle, mu: Uint8Array, rnd: Uint8Array | undefined | null, deterministic: boolean): Promise<Uint8Array>
+
 export declare function mldsaVerifyInternal(alg: number, forceRef: boolean, publicKey: Uint8Array, mPrime: Uint8Array, signature: Uint8Array): boolean
 
 export declare function nativeInfo(): NativeInfo

@@ -36,6 +36,7 @@ const LIBOQS_PATCHES = [
   '0001-avx2-verify-check-z-norm',
   '0002-avx2-use-hint-r0-zero',
   '0003-mldsa-keypair-from-seed',
+  '0004-mldsa-sign-external-mu',
 ];
 
 const ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'Falcon-512', 'Falcon-1024'];
@@ -228,6 +229,29 @@ class NativeScheme {
       );
     } catch (e) {
       rethrow(e);
+    }
+  }
+
+  /** FIPS 204 signing from a 64-byte external μ (ML-DSA only); options as for sign (no context). */
+  signMu(sk, mu, options) {
+    const h = handleOf(sk);
+    const [, rnd, det] = signArgs(options);
+    try {
+      return native.mldsaSignMu(this.#id, this.#ref, h, bytes(mu, 'mu'), rnd, det);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  signMuAsync(sk, mu, options) {
+    try {
+      const h = handleOf(sk);
+      const [, rnd, det] = signArgs(options);
+      return native.mldsaSignMuAsync(this.#id, this.#ref, h, bytes(mu, 'mu'), rnd, det).catch((e) => {
+        throw rejection(e);
+      });
+    } catch (e) {
+      return Promise.reject(rejection(e));
     }
   }
 

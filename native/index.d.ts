@@ -39,6 +39,13 @@ export interface Scheme {
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array): boolean;
   /** Runs on the libuv thread pool. */
   signAsync(sk: SecretKey, message: Uint8Array, options?: SignOptions): Promise<Uint8Array>;
+  /**
+   * ML-DSA only: sign a 64-byte external μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7 from line 7).
+   * The signature is the one of the message μ was computed from. `context` does not apply (it is
+   * inside μ); `rnd` / `deterministic` as for sign.
+   */
+  signMu(sk: SecretKey, mu: Uint8Array, options?: Omit<SignOptions, 'context'>): Uint8Array;
+  signMuAsync(sk: SecretKey, mu: Uint8Array, options?: Omit<SignOptions, 'context'>): Promise<Uint8Array>;
   verifyAsync(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array): Promise<boolean>;
 }
 

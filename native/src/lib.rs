@@ -541,6 +541,107 @@ pub fn mldsa_sign_internal(
     )
 }
 
+/// Validated inputs of a signature from an external μ (FIPS 204 Algorithm 7 from line 7).
+struct SignMuJob {
+    alg: u32,
+    force_ref: bool,
+    key: Arc<KeyMaterial>,
+    mu: Vec<u8>,
+    rnd: mldsa::Rnd,
+    fresh_rnd: bool,
+}
+
+impl SignMuJob {
+    fn new(
+        alg: u32,
+        force_ref: bool,
+        key: &SecretKeyHandle,
+        mu: &[u8],
+        rnd: Option<&[u8]>,
+        deterministic: bool,
+    ) -> Res<Self> {
+        mldsa(alg)?;
+        if mu.len() != mldsa::MU_BYTES {
+            return fail(
+                ERR_INVALID_ARGUMENT,
+                format!("external mu must be {} bytes, got {}", mldsa::MU_BYTES, mu.len()),
+            );
+        }
+        let key = key.material(alg)?;
+        key.bytes()?;
+        let fresh_rnd = rnd.is_none() && !deterministic;
+        Ok(SignMuJob {
+            alg,
+            force_ref,
+            key,
+            mu: mu.to_vec(),
+            rnd: mldsa::choose_rnd(rnd, deterministic || fresh_rnd)?,
+            fresh_rnd,
+        })
+    }
+
+    fn sign(&self) -> Res<Vec<u8>> {
+        let p = mldsa(self.alg)?;
+        let fresh;
+        let rnd = if self.fresh_rnd {
+            fresh = mldsa::choose_rnd(None, false)?;
+            &fresh
+        } else {
+            &self.rnd
+        };
+        p.sign_mu(pick(p, self.force_ref), self.key.bytes()?, &self.mu, rnd)
+    }
+}
+
+/// Signs a 64-byte external μ = H(tr ‖ M′, 64): the same signature as for the message μ was
+/// computed from (hedged, deterministic or with the caller's rnd, as `sign`).
+#[napi(ts_return_type = "Uint8Array")]
+pub fn mldsa_sign_mu<'env>(
+    env: &'env Env,
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    mu: Uint8ArraySlice,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<Uint8ArraySlice<'env>> {
+    let sig = SignMuJob::new(alg, force_ref, key, &mu, rnd.as_deref(), deterministic)
+        .js()?
+        .sign()
+        .js()?;
+    Uint8ArraySlice::copy_from(env, sig)
+}
+
+pub struct SignMuTask(SignMuJob);
+
+impl Task for SignMuTask {
+    type Output = Vec<u8>;
+    type JsValue = Uint8Array;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        self.0.sign().js()
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output.into())
+    }
+}
+
+/// mldsaSignMu on the libuv pool; input errors are thrown synchronously.
+#[napi(ts_return_type = "Promise<Uint8Array>")]
+pub fn mldsa_sign_mu_async(
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    mu: Uint8ArraySlice,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<AsyncTask<SignMuTask>> {
+    Ok(AsyncTask::new(SignMuTask(
+        SignMuJob::new(alg, force_ref, key, &mu, rnd.as_deref(), deterministic).js()?,
+    )))
+}
+
 #[napi]
 pub fn mldsa_verify_internal(
     alg: u32,

@@ -2,7 +2,7 @@
 //! keygen from the caller's 32-byte seed ξ (`keypair_internal`, our liboqs patch 0003), and
 //! sign/verify with a 32-byte `rnd` that is always ours (hedged, deterministic or
 //! caller-supplied), so liboqs' process-global RNG is never involved and every call is
-//! thread-safe.
+//! thread-safe. Signing can also start from an external μ (`signature_extmu`, patch 0004).
 
 use crate::errors::*;
 use crate::ffi::*;
@@ -20,6 +20,8 @@ pub fn seed_expansions() -> u64 {
 pub const SEED_BYTES: usize = 32;
 pub const RND_BYTES: usize = 32;
 pub const MAX_CONTEXT: usize = 255;
+/// FIPS 204 μ: 64 bytes.
+pub const MU_BYTES: usize = 64;
 
 /// (encoded public key, expanded secret key).
 pub type KeyPair = (Vec<u8>, Zeroizing<Vec<u8>>);
@@ -47,11 +49,14 @@ pub struct Params {
     pub sig_len: usize,
     keygen_ref: KeypairInternalFn,
     sign_ref: SignInternalFn,
+    sign_mu_ref: SignMuFn,
     verify_ref: VerifyInternalFn,
     #[allow(dead_code)]
     keygen_avx2: Option<KeypairInternalFn>,
     #[allow(dead_code)]
     sign_avx2: Option<SignInternalFn>,
+    #[allow(dead_code)]
+    sign_mu_avx2: Option<SignMuFn>,
     #[allow(dead_code)]
     verify_avx2: Option<VerifyInternalFn>,
 }
@@ -73,9 +78,11 @@ pub static ML_DSA_44: Params = Params {
     sig_len: 2420,
     keygen_ref: pqcrystals_ml_dsa_44_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_44_ref_signature_internal,
+    sign_mu_ref: pqcrystals_ml_dsa_44_ref_signature_extmu,
     verify_ref: pqcrystals_ml_dsa_44_ref_verify_internal,
     keygen_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_signature_internal),
+    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_signature_extmu),
     verify_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_verify_internal),
 };
 
@@ -86,9 +93,11 @@ pub static ML_DSA_65: Params = Params {
     sig_len: 3309,
     keygen_ref: pqcrystals_ml_dsa_65_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_65_ref_signature_internal,
+    sign_mu_ref: pqcrystals_ml_dsa_65_ref_signature_extmu,
     verify_ref: pqcrystals_ml_dsa_65_ref_verify_internal,
     keygen_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_signature_internal),
+    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_signature_extmu),
     verify_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_verify_internal),
 };
 
@@ -99,9 +108,11 @@ pub static ML_DSA_87: Params = Params {
     sig_len: 4627,
     keygen_ref: pqcrystals_ml_dsa_87_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_87_ref_signature_internal,
+    sign_mu_ref: pqcrystals_ml_dsa_87_ref_signature_extmu,
     verify_ref: pqcrystals_ml_dsa_87_ref_verify_internal,
     keygen_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_signature_internal),
+    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_signature_extmu),
     verify_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_verify_internal),
 };
 
@@ -192,6 +203,31 @@ impl Params {
                 sk.as_ptr(),
             )
         };
+        if rc != 0 || siglen != self.sig_len {
+            return fail(
+                ERR_INTERNAL,
+                format!("{} signing failed (rc={rc})", self.name),
+            );
+        }
+        Ok(sig)
+    }
+
+    /// Sign_internal from an external μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7 from line 7).
+    pub fn sign_mu(&self, imp: Impl, sk: &[u8], mu: &[u8], rnd: &[u8; RND_BYTES]) -> Res<Vec<u8>> {
+        self.check_sk(sk)?;
+        if mu.len() != MU_BYTES {
+            return fail(
+                ERR_INVALID_ARGUMENT,
+                format!("external mu must be {MU_BYTES} bytes, got {}", mu.len()),
+            );
+        }
+        let f = match (imp, self.sign_mu_avx2) {
+            (Impl::Avx2, Some(f)) => f,
+            _ => self.sign_mu_ref,
+        };
+        let mut sig = vec![0u8; self.sig_len];
+        let mut siglen = 0usize;
+        let rc = unsafe { f(sig.as_mut_ptr(), &mut siglen, mu.as_ptr(), rnd.as_ptr(), sk.as_ptr()) };
         if rc != 0 || siglen != self.sig_len {
             return fail(
                 ERR_INTERNAL,

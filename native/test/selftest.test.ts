@@ -18,6 +18,7 @@ describe('power-on self-test', () => {
       '0001-avx2-verify-check-z-norm',
       '0002-avx2-use-hint-r0-zero',
       '0003-mldsa-keypair-from-seed',
+      '0004-mldsa-sign-external-mu',
     ]);
   });
 

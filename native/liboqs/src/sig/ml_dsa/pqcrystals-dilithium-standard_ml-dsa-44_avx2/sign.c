@@ -162,8 +162,10 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
 *
 * Returns 0 (success)
 **************************************************/
-int crypto_sign_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                                   const uint8_t *pre, size_t prelen, const uint8_t rnd[RNDBYTES], const uint8_t *sk)
+/* [pqid] The body of crypto_sign_signature_internal; extmu != NULL is an external mu. */
+static int signature_core(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                   const uint8_t *pre, size_t prelen, const uint8_t rnd[RNDBYTES], const uint8_t *sk,
+                                   const uint8_t *extmu)
 {
   unsigned int i, n, pos;
   uint8_t seedbuf[2*SEEDBYTES + TRBYTES + 2*CRHBYTES];
@@ -187,6 +189,11 @@ int crypto_sign_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *
   rhoprime = mu + CRHBYTES;
   unpack_sk(rho, tr, key, &t0, &s1, &s2, sk);
 
+  if (extmu != NULL) {
+    /* [pqid] External mu: FIPS 204 Algorithm 7 from line 7, mu given by the caller. */
+    shake256_inc_init(&state);
+    memcpy(mu, extmu, CRHBYTES);
+  } else {
   /* Compute mu = CRH(tr, pre, msg) */
   shake256_inc_init(&state);
   shake256_inc_absorb(&state, tr, TRBYTES);
@@ -194,6 +201,7 @@ int crypto_sign_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *
   shake256_inc_absorb(&state, m, mlen);
   shake256_inc_finalize(&state);
   shake256_inc_squeeze(mu, CRHBYTES, &state);
+  }
 
   /* Compute rhoprime = CRH(key, rnd, mu) */
   shake256_inc_ctx_reset(&state);
@@ -297,6 +305,20 @@ rej:
 
   *siglen = CRYPTO_BYTES;
   return 0;
+}
+
+/* [pqid] Unchanged entry point, through the shared body. */
+int crypto_sign_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                   const uint8_t *pre, size_t prelen, const uint8_t rnd[RNDBYTES], const uint8_t *sk)
+{
+  return signature_core(sig, siglen, m, mlen, pre, prelen, rnd, sk, NULL);
+}
+
+/* [pqid] FIPS 204 ML-DSA.Sign_internal from a caller-computed mu = H(tr || M', 64): external mu. */
+int crypto_sign_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[CRHBYTES],
+                                const uint8_t rnd[RNDBYTES], const uint8_t *sk)
+{
+  return signature_core(sig, siglen, NULL, 0, NULL, 0, rnd, sk, mu);
 }
 
 /*************************************************

@@ -26,6 +26,11 @@ OQS_API int crypto_sign_signature_internal(uint8_t *sig,
                                    const uint8_t rnd[RNDBYTES],
                                    const uint8_t *sk);
 
+/* [pqid] Sign_internal from an external mu (64 bytes). */
+#define crypto_sign_signature_extmu DILITHIUM_NAMESPACE(signature_extmu)
+OQS_API int crypto_sign_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[CRHBYTES],
+                                        const uint8_t rnd[RNDBYTES], const uint8_t *sk);
+
 #define crypto_sign_signature DILITHIUM_NAMESPACE(signature)
 int crypto_sign_signature(uint8_t *sig, size_t *siglen,
                           const uint8_t *m, size_t mlen,
