@@ -24,6 +24,8 @@ interface NativeScheme {
     message: Uint8Array,
     options?: { context?: Uint8Array; rnd?: Uint8Array },
   ): Promise<Uint8Array>;
+  /** Absent in an addon built before liboqs patch 0004. */
+  signMuAsync?(sk: NativeSecretKey, mu: Uint8Array, options?: { rnd?: Uint8Array }): Promise<Uint8Array>;
   verifyAsync(
     pk: Uint8Array,
     message: Uint8Array,
@@ -152,7 +154,12 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
       available: true,
       implementation: `liboqs ${i.liboqsVersion} ${scheme('ML-DSA-65').implementation} (${i.build}${from})`,
       selfTest: { ok: i.selfTest.ok, checks: i.selfTest.checks, milliseconds: i.selfTest.milliseconds },
-      capabilities: { rnd: true, context: true, expandedKeys: true },
+      capabilities: {
+        rnd: true,
+        context: true,
+        expandedKeys: true,
+        externalMu: typeof scheme('ML-DSA-65').signMuAsync === 'function',
+      },
     };
   };
   return {
@@ -178,6 +185,13 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
      */
     get composite() {
       return process.env.PQID_NATIVE_COMPOSITES === 'off' ? undefined : composite;
+    },
+    /** External μ (liboqs patch 0004): FIPS 204 signing from line 7 of Algorithm 7, on the pool. */
+    signMu(alg, prepared, mu, { rnd }) {
+      const { sk } = prepared as { sk: NativeSecretKey };
+      const s = scheme(alg);
+      if (!s.signMuAsync) return Promise.reject(new Error('this addon has no external μ'));
+      return s.signMuAsync(sk, mu, rnd ? { rnd } : undefined);
     },
     sign(alg, prepared, message, { context, rnd }) {
       const { sk } = prepared as { sk: NativeSecretKey };
