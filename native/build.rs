@@ -203,6 +203,9 @@ fn main() {
     let mut lib = base(&root, tuned, &os);
     lib.objects(objects);
     lib.compile("pqid_liboqs");
+    // cc's rustc-link-lib reaches only the library target; the direct benchmark (an example)
+    // calls the same C code, so it links the archive too.
+    println!("cargo::rustc-link-arg-examples=-lpqid_liboqs");
 }
 
 fn base(root: &Path, tuned: bool, os: &str) -> cc::Build {

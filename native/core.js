@@ -32,7 +32,12 @@ export const { addon: native, binary } = loadNative(dir);
 export const selfTestResult = selfTest(native, binary);
 
 /** native/liboqs/PATCHES.md: our changes to the vendored liboqs. */
-const LIBOQS_PATCHES = ['0001-avx2-verify-check-z-norm', '0002-avx2-use-hint-r0-zero'];
+const LIBOQS_PATCHES = [
+  '0001-avx2-verify-check-z-norm',
+  '0002-avx2-use-hint-r0-zero',
+  '0003-mldsa-keypair-from-seed',
+  '0004-mldsa-sign-external-mu',
+];
 
 const ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'Falcon-512', 'Falcon-1024'];
 const CODE = /^(ERR_[A-Z0-9_]+): /;
@@ -81,15 +86,21 @@ const TOKEN = Symbol('SecretKey');
 /** @type {(sk: unknown) => any} */
 export let handleOf;
 
+/** @type {(sk: unknown) => string | undefined} */
+let compositeIdOf;
+
 /** Opaque secret key: the bytes stay in Rust memory and are zeroised on free()/GC. */
 export class SecretKey {
   #h;
   #alg;
-  constructor(token, handle, algorithm) {
+  /** For a composite key, the id of its scheme (ML-DSA set, traditional half, Label, pre-hash). */
+  #composite;
+  constructor(token, handle, algorithm, composite) {
     if (token !== TOKEN)
       throw new TypeError('SecretKey cannot be constructed directly; use keygen/importSecretKey');
     this.#h = handle;
     this.#alg = algorithm;
+    this.#composite = composite;
   }
   get algorithm() {
     return this.#alg;
@@ -116,6 +127,7 @@ export class SecretKey {
       }
       return sk.#h;
     };
+    compositeIdOf = (sk) => sk.#composite;
   }
 }
 Object.freeze(SecretKey.prototype);
@@ -146,7 +158,7 @@ class NativeScheme {
 
   keygen(seed) {
     try {
-      const h = native.keygen(this.#id, bytes(seed, 'seed', true));
+      const h = native.keygen(this.#id, this.#ref, bytes(seed, 'seed', true));
       const publicKey = h.takePublicKey();
       return { publicKey, secretKey: new SecretKey(TOKEN, h, this.algorithm) };
     } catch (e) {
@@ -220,6 +232,29 @@ class NativeScheme {
     }
   }
 
+  /** FIPS 204 signing from a 64-byte external μ (ML-DSA only); options as for sign (no context). */
+  signMu(sk, mu, options) {
+    const h = handleOf(sk);
+    const [, rnd, det] = signArgs(options);
+    try {
+      return native.mldsaSignMu(this.#id, this.#ref, h, bytes(mu, 'mu'), rnd, det);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  signMuAsync(sk, mu, options) {
+    try {
+      const h = handleOf(sk);
+      const [, rnd, det] = signArgs(options);
+      return native.mldsaSignMuAsync(this.#id, this.#ref, h, bytes(mu, 'mu'), rnd, det).catch((e) => {
+        throw rejection(e);
+      });
+    } catch (e) {
+      return Promise.reject(rejection(e));
+    }
+  }
+
   /** ACVP internal interface (M′ given directly); exported only via internal.js. */
   _signInternal(sk, mPrime, options) {
     const h = handleOf(sk);
@@ -240,7 +275,201 @@ class NativeScheme {
   }
 }
 
+const TRADITIONAL = ['Ed25519', 'ECDSA-P256', 'ECDSA-P384', 'Ed448'];
+const PRE_HASH = ['SHA256', 'SHA512', 'SHAKE256'];
+const COMPOSITE = 5;
+
+/** @type {(pk: unknown, schemeId: string) => any} */
+let publicHandleOf;
 const cache = new Map();
+
+/** Opaque, checked composite public key: parse once, verify many times. */
+export class CompositePublicKey {
+  #h;
+  #scheme;
+  constructor(token, handle, schemeId) {
+    if (token !== TOKEN) throw new TypeError('use CompositeScheme.publicKey(bytes)');
+    this.#h = handle;
+    this.#scheme = schemeId;
+  }
+  static {
+    publicHandleOf = (pk, schemeId) => {
+      if (pk === null || typeof pk !== 'object' || !(#h in pk)) return undefined;
+      if (pk.#scheme !== schemeId)
+        throw new LiboqsError(
+          'ERR_KEY_ALGORITHM_MISMATCH',
+          'the public key belongs to a different composite algorithm',
+        );
+      return pk.#h;
+    };
+  }
+}
+Object.freeze(CompositePublicKey.prototype);
+
+/**
+ * Composite ML-DSA (draft-ietf-lamps-pq-composite-sigs): the ML-DSA half and the traditional
+ * half (RustCrypto Ed25519, ECDSA P-256/P-384, Ed448) are signed, or verified, together in one
+ * native call, so signAsync / verifyAsync cost one pool task per composite signature.
+ */
+class NativeCompositeScheme {
+  #native;
+  #id;
+  #ref;
+  #label;
+  constructor(spec, forceRef) {
+    this.#native = new native.CompositeScheme(
+      ALGORITHMS.indexOf(spec.mldsa),
+      TRADITIONAL.indexOf(spec.traditional),
+      spec.label,
+      PRE_HASH.indexOf(spec.preHash),
+    );
+    this.#id = spec.id;
+    this.#ref = forceRef;
+    this.#label = new Uint8Array(spec.label);
+    this.algorithm = `${spec.mldsa}+${spec.traditional}`;
+    this.mldsa = spec.mldsa;
+    this.traditional = spec.traditional;
+    this.preHash = spec.preHash;
+    this.publicKeyBytes = this.#native.publicKeyBytes;
+    this.traditionalSecretKeyBytes = this.#native.traditionalSecretKeyBytes;
+    this.minSignatureBytes = this.#native.minSignatureBytes;
+    this.maxSignatureBytes = this.#native.maxSignatureBytes;
+    this.implementation = native.schemeInfo(ALGORITHMS.indexOf(spec.mldsa), forceRef).implementation;
+    Object.freeze(this);
+  }
+
+  /** The Label (a copy): the ML-DSA half's context and part of M′. */
+  get label() {
+    return new Uint8Array(this.#label);
+  }
+
+  keygen(seed, traditionalSecretKey) {
+    try {
+      const h = this.#native.keygen(
+        this.#ref,
+        bytes(seed, 'seed'),
+        bytes(traditionalSecretKey, 'traditional secret key'),
+      );
+      const publicKey = h.takePublicKey();
+      return { publicKey, secretKey: new SecretKey(TOKEN, h, this.algorithm, this.#id) };
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  publicKey(publicKey) {
+    try {
+      return new CompositePublicKey(TOKEN, this.#native.publicKey(bytes(publicKey, 'public key')), this.#id);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  #key(sk) {
+    const h = handleOf(sk);
+    if (compositeIdOf(sk) !== this.#id)
+      throw new LiboqsError(
+        'ERR_KEY_ALGORITHM_MISMATCH',
+        `secret key is not a ${this.algorithm} key of this scheme`,
+      );
+    return h;
+  }
+
+  #public(pk) {
+    return publicHandleOf(pk, this.#id) ?? this.#native.publicKey(bytes(pk, 'public key'));
+  }
+
+  sign(sk, message, options) {
+    const h = this.#key(sk);
+    const [ctx, rnd, det] = signArgs(options);
+    try {
+      return native.sign(COMPOSITE, this.#ref, h, bytes(message, 'message'), ctx, rnd, det);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  signAsync(sk, message, options) {
+    try {
+      const h = this.#key(sk);
+      const [ctx, rnd, det] = signArgs(options);
+      return signQueue.sign(COMPOSITE, this.#ref, h, bytes(message, 'message'), ctx, rnd, det);
+    } catch (e) {
+      return Promise.reject(rejection(e));
+    }
+  }
+
+  verify(publicKey, message, signature, context) {
+    try {
+      return native.compositeVerify(
+        this.#ref,
+        this.#public(publicKey),
+        bytes(message, 'message'),
+        bytes(signature, 'signature'),
+        bytes(context, 'context', true),
+      );
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  verifyAsync(publicKey, message, signature, context) {
+    try {
+      return native
+        .compositeVerifyAsync(
+          this.#ref,
+          this.#public(publicKey),
+          bytes(message, 'message'),
+          bytes(signature, 'signature'),
+          bytes(context, 'context', true),
+        )
+        .catch((e) => {
+          throw rejection(e);
+        });
+    } catch (e) {
+      return Promise.reject(rejection(e));
+    }
+  }
+}
+
+/** A composite scheme, cached per parameters and implementation. */
+export function composite(params) {
+  if (params === null || typeof params !== 'object')
+    throw new LiboqsError('ERR_INVALID_ARGUMENT', 'composite() takes { mldsa, traditional, label, preHash }');
+  const { mldsa, traditional, preHash } = params;
+  if (!ALGORITHMS.slice(0, 3).includes(mldsa))
+    throw new LiboqsError('ERR_INVALID_ALGORITHM', `not an ML-DSA parameter set: ${String(mldsa)}`);
+  if (!TRADITIONAL.includes(traditional))
+    throw new LiboqsError(
+      'ERR_INVALID_ALGORITHM',
+      `traditional must be one of ${TRADITIONAL.join(', ')}, got ${String(traditional)}`,
+    );
+  if (!PRE_HASH.includes(preHash))
+    throw new LiboqsError(
+      'ERR_INVALID_ARGUMENT',
+      `preHash must be one of ${PRE_HASH.join(', ')}, got ${String(preHash)}`,
+    );
+  const label = bytes(params.label, 'label');
+  const impl = params.implementation ?? 'auto';
+  if (impl !== 'auto' && impl !== 'ref') {
+    throw new LiboqsError(
+      'ERR_INVALID_ARGUMENT',
+      `implementation must be 'auto' or 'ref', got ${String(impl)}`,
+    );
+  }
+  const id = `${mldsa}+${traditional}/${preHash}/${Buffer.from(label).toString('hex')}`;
+  const key = `composite:${id}:${impl}`;
+  let s = cache.get(key);
+  if (!s) {
+    try {
+      s = new NativeCompositeScheme({ id, mldsa, traditional, label, preHash }, impl === 'ref');
+    } catch (e) {
+      rethrow(e);
+    }
+    cache.set(key, s);
+  }
+  return s;
+}
 
 export function scheme(alg, options) {
   const id = ALGORITHMS.indexOf(alg);
@@ -263,6 +492,11 @@ export function scheme(alg, options) {
     cache.set(key, s);
   }
   return s;
+}
+
+/** Process-wide counters: `seedExpansions` = ML-DSA keys derived from a seed (keygen) so far. */
+export function stats() {
+  return { seedExpansions: native.stats().seedExpansions };
 }
 
 export function info() {

@@ -39,6 +39,13 @@ export interface Scheme {
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array): boolean;
   /** Runs on the libuv thread pool. */
   signAsync(sk: SecretKey, message: Uint8Array, options?: SignOptions): Promise<Uint8Array>;
+  /**
+   * ML-DSA only: sign a 64-byte external μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7 from line 7).
+   * The signature is the one of the message μ was computed from. `context` does not apply (it is
+   * inside μ); `rnd` / `deterministic` as for sign.
+   */
+  signMu(sk: SecretKey, mu: Uint8Array, options?: Omit<SignOptions, 'context'>): Uint8Array;
+  signMuAsync(sk: SecretKey, mu: Uint8Array, options?: Omit<SignOptions, 'context'>): Promise<Uint8Array>;
   verifyAsync(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array): Promise<boolean>;
 }
 
@@ -51,6 +58,69 @@ export declare const falcon512: Scheme;
 export declare const falcon1024: Scheme;
 
 export declare function scheme(alg: Algorithm, options?: { implementation?: 'auto' | 'ref' }): Scheme;
+
+export type MlDsaAlgorithm = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
+export type TraditionalAlgorithm = 'Ed25519' | 'ECDSA-P256' | 'ECDSA-P384' | 'Ed448';
+export type PreHash = 'SHA256' | 'SHA512' | 'SHAKE256';
+
+export interface CompositeParameters {
+  mldsa: MlDsaAlgorithm;
+  traditional: TraditionalAlgorithm;
+  /** The composite Label (draft-ietf-lamps-pq-composite-sigs): ML-DSA context and part of M′. */
+  label: Uint8Array;
+  /** PH of the message in M′ (SHAKE256: 64 bytes of output). */
+  preHash: PreHash;
+  implementation?: 'auto' | 'ref';
+}
+
+/** A composite public key parsed and checked once (ECDSA: on the curve), for many verifications. */
+export declare class CompositePublicKey {
+  private constructor();
+}
+
+/**
+ * Composite ML-DSA: M′ = "CompositeAlgorithmSignatures2025" ‖ Label ‖ len(ctx) ‖ ctx ‖ PH(M);
+ * signature = ML-DSA.Sign(M′, ctx = Label) ‖ Trad.Sign(M′), both halves in one native call (one
+ * pool task for signAsync / verifyAsync). ECDSA signatures are DER; with `deterministic` (or an
+ * all-zero `rnd`) ECDSA uses plain RFC 6979, otherwise RFC 6979 with `rnd` as added entropy.
+ */
+export interface CompositeScheme {
+  /** e.g. `ML-DSA-65+Ed25519`. */
+  readonly algorithm: string;
+  readonly mldsa: MlDsaAlgorithm;
+  readonly traditional: TraditionalAlgorithm;
+  readonly label: Uint8Array;
+  readonly preHash: PreHash;
+  /** The ML-DSA half's implementation: 'avx2' | 'ref'. */
+  readonly implementation: string;
+  /** ML-DSA public key ‖ traditional public key (raw EdDSA, X9.62 uncompressed ECDSA point). */
+  readonly publicKeyBytes: number;
+  /** Raw traditional private key: the EdDSA seed or the ECDSA scalar d. */
+  readonly traditionalSecretKeyBytes: number;
+  readonly minSignatureBytes: number;
+  readonly maxSignatureBytes: number;
+  /** From the 32-byte ML-DSA seed and the raw traditional private key. */
+  keygen(seed: Uint8Array, traditionalSecretKey: Uint8Array): { publicKey: Uint8Array; secretKey: SecretKey };
+  publicKey(publicKey: Uint8Array): CompositePublicKey;
+  sign(sk: SecretKey, message: Uint8Array, options?: SignOptions): Uint8Array;
+  signAsync(sk: SecretKey, message: Uint8Array, options?: SignOptions): Promise<Uint8Array>;
+  /** False for any invalid signature; throws for a length no such composite can have. */
+  verify(
+    publicKey: Uint8Array | CompositePublicKey,
+    message: Uint8Array,
+    signature: Uint8Array,
+    context?: Uint8Array,
+  ): boolean;
+  verifyAsync(
+    publicKey: Uint8Array | CompositePublicKey,
+    message: Uint8Array,
+    signature: Uint8Array,
+    context?: Uint8Array,
+  ): Promise<boolean>;
+}
+
+/** A composite scheme (cached per parameters and implementation). */
+export declare function composite(params: CompositeParameters): CompositeScheme;
 
 export interface AsyncSigningOptions {
   /**
@@ -66,6 +136,12 @@ export interface AsyncSigningOptions {
 export declare function configureAsyncSigning(
   options?: AsyncSigningOptions,
 ): Required<AsyncSigningOptions> & { inFlight: number; waiting: number };
+
+/**
+ * Process-wide counters. `seedExpansions`: ML-DSA key pairs derived from a seed (keygen) since
+ * the process started; a caller that signs with prepared keys sees it stay flat.
+ */
+export declare function stats(): { seedExpansions: number };
 
 export declare function info(): {
   liboqsVersion: string;

@@ -1,9 +1,9 @@
 // @pqid/liboqs-node public entry point. Throws LiboqsError ERR_NATIVE_UNAVAILABLE on import
 // when the addon is missing (the reason recorded at install time is in the message).
-import { SecretKey, configureAsyncSigning, info, scheme } from './core.js';
+import { CompositePublicKey, SecretKey, composite, configureAsyncSigning, info, scheme, stats } from './core.js';
 
 export { LiboqsError } from './errors.js';
-export { SecretKey, configureAsyncSigning, info, scheme };
+export { CompositePublicKey, SecretKey, composite, configureAsyncSigning, info, scheme, stats };
 
 export const mlDsa44 = scheme('ML-DSA-44');
 export const mlDsa65 = scheme('ML-DSA-65');

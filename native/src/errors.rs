@@ -19,6 +19,9 @@ pub fn fail<T>(code: &'static str, msg: impl Into<String>) -> Res<T> {
 
 pub const ERR_INVALID_SEED: &str = "ERR_INVALID_SEED";
 pub const ERR_INVALID_KEY_LENGTH: &str = "ERR_INVALID_KEY_LENGTH";
+/// Right length, but not a key: an ECDSA d outside [1, n − 1], a point not on the curve.
+pub const ERR_INVALID_KEY: &str = "ERR_INVALID_KEY";
+pub const ERR_INVALID_ARGUMENT: &str = "ERR_INVALID_ARGUMENT";
 pub const ERR_INVALID_SIGNATURE_LENGTH: &str = "ERR_INVALID_SIGNATURE_LENGTH";
 pub const ERR_CONTEXT_TOO_LONG: &str = "ERR_CONTEXT_TOO_LONG";
 pub const ERR_INVALID_RND: &str = "ERR_INVALID_RND";

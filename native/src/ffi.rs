@@ -3,8 +3,8 @@
 //! hand-written list needs no libclang on the build machine.
 //!
 //! ML-DSA goes through the pqcrystals `*_internal` entry points that liboqs exports: they take
-//! an explicit `rnd`, which lets us sign deterministically or with caller randomness without
-//! touching liboqs' process-global RNG. The AVX2 symbols exist only when build.rs compiled them
+//! an explicit `rnd` (for key generation the seed ξ, through our patch 0003), which lets us
+//! sign deterministically or with caller randomness without touching liboqs' process-global RNG. The AVX2 symbols exist only when build.rs compiled them
 //! (cfg `pqid_avx2`).
 
 use core::ffi::{c_char, c_int};
@@ -20,6 +20,18 @@ pub type SignInternalFn = unsafe extern "C" fn(
     sk: *const u8,
 ) -> c_int;
 
+/// `crypto_sign_keypair_internal` (liboqs/patches/0003): FIPS 204 KeyGen_internal(ξ).
+pub type KeypairInternalFn = unsafe extern "C" fn(pk: *mut u8, sk: *mut u8, seed: *const u8) -> c_int;
+
+/// `crypto_sign_signature_extmu` (liboqs/patches/0004): Sign_internal from a 64-byte external μ.
+pub type SignMuFn = unsafe extern "C" fn(
+    sig: *mut u8,
+    siglen: *mut usize,
+    mu: *const u8,
+    rnd: *const u8,
+    sk: *const u8,
+) -> c_int;
+
 pub type VerifyInternalFn = unsafe extern "C" fn(
     sig: *const u8,
     siglen: usize,
@@ -31,9 +43,12 @@ pub type VerifyInternalFn = unsafe extern "C" fn(
 ) -> c_int;
 
 macro_rules! decl {
-    ($($sign:ident, $verify:ident;)*) => {
+    ($($keypair:ident, $sign:ident, $sign_mu:ident, $verify:ident;)*) => {
         extern "C" {
             $(
+                pub fn $keypair(pk: *mut u8, sk: *mut u8, seed: *const u8) -> c_int;
+                pub fn $sign_mu(sig: *mut u8, siglen: *mut usize, mu: *const u8, rnd: *const u8,
+                    sk: *const u8) -> c_int;
                 pub fn $sign(sig: *mut u8, siglen: *mut usize, m: *const u8, mlen: usize,
                     pre: *const u8, prelen: usize, rnd: *const u8, sk: *const u8) -> c_int;
                 pub fn $verify(sig: *const u8, siglen: usize, m: *const u8, mlen: usize,
@@ -44,16 +59,34 @@ macro_rules! decl {
 }
 
 decl! {
-    pqcrystals_ml_dsa_44_ref_signature_internal, pqcrystals_ml_dsa_44_ref_verify_internal;
-    pqcrystals_ml_dsa_65_ref_signature_internal, pqcrystals_ml_dsa_65_ref_verify_internal;
-    pqcrystals_ml_dsa_87_ref_signature_internal, pqcrystals_ml_dsa_87_ref_verify_internal;
+    pqcrystals_ml_dsa_44_ref_keypair_internal,
+    pqcrystals_ml_dsa_44_ref_signature_internal,
+    pqcrystals_ml_dsa_44_ref_signature_extmu,
+    pqcrystals_ml_dsa_44_ref_verify_internal;
+    pqcrystals_ml_dsa_65_ref_keypair_internal,
+    pqcrystals_ml_dsa_65_ref_signature_internal,
+    pqcrystals_ml_dsa_65_ref_signature_extmu,
+    pqcrystals_ml_dsa_65_ref_verify_internal;
+    pqcrystals_ml_dsa_87_ref_keypair_internal,
+    pqcrystals_ml_dsa_87_ref_signature_internal,
+    pqcrystals_ml_dsa_87_ref_signature_extmu,
+    pqcrystals_ml_dsa_87_ref_verify_internal;
 }
 
 #[cfg(pqid_avx2)]
 decl! {
-    pqcrystals_ml_dsa_44_avx2_signature_internal, pqcrystals_ml_dsa_44_avx2_verify_internal;
-    pqcrystals_ml_dsa_65_avx2_signature_internal, pqcrystals_ml_dsa_65_avx2_verify_internal;
-    pqcrystals_ml_dsa_87_avx2_signature_internal, pqcrystals_ml_dsa_87_avx2_verify_internal;
+    pqcrystals_ml_dsa_44_avx2_keypair_internal,
+    pqcrystals_ml_dsa_44_avx2_signature_internal,
+    pqcrystals_ml_dsa_44_avx2_signature_extmu,
+    pqcrystals_ml_dsa_44_avx2_verify_internal;
+    pqcrystals_ml_dsa_65_avx2_keypair_internal,
+    pqcrystals_ml_dsa_65_avx2_signature_internal,
+    pqcrystals_ml_dsa_65_avx2_signature_extmu,
+    pqcrystals_ml_dsa_65_avx2_verify_internal;
+    pqcrystals_ml_dsa_87_avx2_keypair_internal,
+    pqcrystals_ml_dsa_87_avx2_signature_internal,
+    pqcrystals_ml_dsa_87_avx2_signature_extmu,
+    pqcrystals_ml_dsa_87_avx2_verify_internal;
 }
 
 /// `OQS_STATUS`: 0 is OQS_SUCCESS.

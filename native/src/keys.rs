@@ -2,14 +2,38 @@
 //! through an `Arc` so an in-flight async sign keeps its own reference, and are zeroised
 //! (via `Zeroizing`) when the last holder drops — on free(), on GC, or when a task ends.
 
+use crate::composite::CompositeSecret;
 use crate::errors::*;
 use napi_derive::napi;
 use std::sync::{Arc, Mutex};
 use zeroize::Zeroizing;
 
+pub enum Secret {
+    /// An expanded ML-DSA secret key, or a liboqs Falcon key.
+    Bytes(Zeroizing<Vec<u8>>),
+    /// Both halves of a composite, prepared (each zeroised on drop).
+    Composite(Box<CompositeSecret>),
+}
+
 pub struct KeyMaterial {
     pub alg: u32,
-    pub bytes: Zeroizing<Vec<u8>>,
+    pub secret: Secret,
+}
+
+impl KeyMaterial {
+    pub fn bytes(&self) -> Res<&[u8]> {
+        match &self.secret {
+            Secret::Bytes(b) => Ok(b),
+            Secret::Composite(_) => fail(ERR_KEY_ALGORITHM_MISMATCH, "this is a composite key"),
+        }
+    }
+
+    pub fn composite(&self) -> Res<&CompositeSecret> {
+        match &self.secret {
+            Secret::Composite(c) => Ok(c),
+            Secret::Bytes(_) => fail(ERR_KEY_ALGORITHM_MISMATCH, "this is not a composite key"),
+        }
+    }
 }
 
 #[napi]
@@ -23,10 +47,10 @@ pub struct SecretKeyHandle {
 }
 
 impl SecretKeyHandle {
-    pub fn new(alg: u32, bytes: Zeroizing<Vec<u8>>, public_key: Option<Vec<u8>>) -> Self {
+    pub fn new(alg: u32, secret: Secret, public_key: Option<Vec<u8>>) -> Self {
         Self {
             alg,
-            key: Mutex::new(Some(Arc::new(KeyMaterial { alg, bytes }))),
+            key: Mutex::new(Some(Arc::new(KeyMaterial { alg, secret }))),
             public_key: Mutex::new(public_key),
         }
     }

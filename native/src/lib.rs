@@ -3,6 +3,7 @@
 //! per-algorithm objects and typed errors on top.
 #![deny(clippy::all)]
 
+mod composite;
 mod cpu;
 mod errors;
 mod falcon;
@@ -10,21 +11,25 @@ mod ffi;
 mod keys;
 mod mldsa;
 mod selftest;
+mod trad;
 
+use composite::{CompositePublic, CompositeSecret, PreHash, Spec};
 use errors::*;
 use keys::{KeyMaterial, SecretKeyHandle};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use std::sync::Arc;
 
-/// Algorithm ids shared with index.js.
-const ALGS: [&str; 5] = [
+/// Algorithm ids shared with index.js. A composite key says which composite it is itself.
+const ALGS: [&str; 6] = [
     "ML-DSA-44",
     "ML-DSA-65",
     "ML-DSA-87",
     "Falcon-512",
     "Falcon-1024",
+    "composite",
 ];
+const COMPOSITE: u32 = 5;
 
 pub(crate) fn alg_name(id: u32) -> &'static str {
     ALGS.get(id as usize).copied().unwrap_or("unknown")
@@ -33,6 +38,7 @@ pub(crate) fn alg_name(id: u32) -> &'static str {
 enum Scheme {
     MlDsa(&'static mldsa::Params),
     Falcon(&'static falcon::Params),
+    Composite,
 }
 
 fn scheme(id: u32) -> Res<Scheme> {
@@ -42,6 +48,7 @@ fn scheme(id: u32) -> Res<Scheme> {
         2 => Scheme::MlDsa(&mldsa::ML_DSA_87),
         3 => Scheme::Falcon(&falcon::FALCON_512),
         4 => Scheme::Falcon(&falcon::FALCON_1024),
+        COMPOSITE => Scheme::Composite,
         _ => return fail(ERR_INVALID_ALGORITHM, format!("unknown algorithm id {id}")),
     })
 }
@@ -49,11 +56,15 @@ fn scheme(id: u32) -> Res<Scheme> {
 fn mldsa(id: u32) -> Res<&'static mldsa::Params> {
     match scheme(id)? {
         Scheme::MlDsa(p) => Ok(p),
-        Scheme::Falcon(p) => fail(
-            ERR_UNSUPPORTED,
-            format!("{} does not support this operation", p.name),
-        ),
+        _ => unsupported(id),
     }
+}
+
+fn unsupported<T>(id: u32) -> Res<T> {
+    fail(
+        ERR_UNSUPPORTED,
+        format!("{} does not support this operation", alg_name(id)),
+    )
 }
 
 fn pick(p: &mldsa::Params, force_ref: bool) -> mldsa::Impl {
@@ -90,6 +101,7 @@ pub struct SchemeInfo {
 #[napi]
 pub fn scheme_info(alg: u32, force_ref: bool) -> Result<SchemeInfo> {
     Ok(match scheme(alg).js()? {
+        Scheme::Composite => return unsupported(alg).js(),
         Scheme::MlDsa(p) => SchemeInfo {
             name: p.name.into(),
             public_key_bytes: p.pk_len as u32,
@@ -181,11 +193,25 @@ pub fn native_info() -> NativeInfo {
     }
 }
 
+#[napi(object)]
+pub struct NativeStats {
+    /// ML-DSA seeds expanded into key pairs (keygen) since the process started.
+    pub seed_expansions: i64,
+}
+
+/// Counters for tests and operators: a hot path that expands a seed per signature shows here.
+#[napi]
+pub fn stats() -> NativeStats {
+    NativeStats {
+        seed_expansions: mldsa::seed_expansions() as i64,
+    }
+}
+
 /// ML-DSA: seed required (FIPS 204 KeyGen_internal). Falcon: random, seed rejected.
 #[napi]
-pub fn keygen(alg: u32, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle> {
+pub fn keygen(alg: u32, force_ref: bool, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle> {
     let (pk, sk) = match (scheme(alg).js()?, seed) {
-        (Scheme::MlDsa(p), Some(seed)) => p.keygen(&seed).js()?,
+        (Scheme::MlDsa(p), Some(seed)) => p.keygen(pick(p, force_ref), &seed).js()?,
         (Scheme::MlDsa(p), None) => {
             return Err(js(Fail {
                 code: ERR_INVALID_SEED,
@@ -199,8 +225,9 @@ pub fn keygen(alg: u32, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle
                 msg: format!("{} keygen cannot take a seed", p.name),
             }))
         }
+        (Scheme::Composite, _) => return unsupported(alg).js(),
     };
-    Ok(SecretKeyHandle::new(alg, sk, Some(pk)))
+    Ok(SecretKeyHandle::new(alg, keys::Secret::Bytes(sk), Some(pk)))
 }
 
 #[napi]
@@ -208,12 +235,169 @@ pub fn import_secret_key(alg: u32, bytes: Uint8ArraySlice) -> Result<SecretKeyHa
     match scheme(alg).js()? {
         Scheme::MlDsa(p) => p.check_sk(&bytes).js()?,
         Scheme::Falcon(p) => p.check_sk(&bytes).js()?,
+        Scheme::Composite => return unsupported(alg).js(),
     }
     Ok(SecretKeyHandle::new(
         alg,
-        zeroize::Zeroizing::new(bytes.to_vec()),
+        keys::Secret::Bytes(zeroize::Zeroizing::new(bytes.to_vec())),
         None,
     ))
+}
+
+/// One composite ML-DSA algorithm (its ML-DSA set, traditional algorithm, Label and pre-hash),
+/// made once per algorithm on the JS side and shared by its keys.
+#[napi]
+pub struct CompositeScheme {
+    spec: Arc<Spec>,
+}
+
+#[napi]
+impl CompositeScheme {
+    /// `trad_alg`: 0 Ed25519, 1 ECDSA P-256, 2 ECDSA P-384, 3 Ed448. `pre_hash`: 0 SHA-256,
+    /// 1 SHA-512, 2 SHAKE256 (64 bytes).
+    #[napi(constructor)]
+    pub fn new(mldsa_alg: u32, trad_alg: u32, label: Uint8ArraySlice, pre_hash: u32) -> Result<Self> {
+        let spec = Spec::new(
+            mldsa(mldsa_alg).js()?,
+            trad::TradAlg::from_id(trad_alg).js()?,
+            &label,
+            PreHash::from_id(pre_hash).js()?,
+        )
+        .js()?;
+        Ok(CompositeScheme { spec })
+    }
+
+    #[napi(getter)]
+    pub fn public_key_bytes(&self) -> u32 {
+        self.spec.public_len() as u32
+    }
+
+    #[napi(getter)]
+    pub fn traditional_secret_key_bytes(&self) -> u32 {
+        self.spec.trad.secret_len() as u32
+    }
+
+    #[napi(getter)]
+    pub fn min_signature_bytes(&self) -> u32 {
+        self.spec.min_sig_len() as u32
+    }
+
+    #[napi(getter)]
+    pub fn max_signature_bytes(&self) -> u32 {
+        self.spec.max_sig_len() as u32
+    }
+
+    /// The composite key from the 32-byte ML-DSA seed and the raw traditional private key
+    /// (Ed25519 / Ed448 seed, ECDSA d); the public key (ML-DSA pk ‖ traditional pk) is taken
+    /// once with takePublicKey().
+    #[napi]
+    pub fn keygen(
+        &self,
+        force_ref: bool,
+        seed: Uint8ArraySlice,
+        traditional: Uint8ArraySlice,
+    ) -> Result<SecretKeyHandle> {
+        let imp = pick(self.spec.mldsa, force_ref);
+        let (key, pk) = CompositeSecret::new(Arc::clone(&self.spec), imp, &seed, &traditional).js()?;
+        Ok(SecretKeyHandle::new(
+            COMPOSITE,
+            keys::Secret::Composite(Box::new(key)),
+            Some(pk),
+        ))
+    }
+
+    /// Parses and checks a composite public key once, for any number of verifications.
+    #[napi]
+    pub fn public_key(&self, bytes: Uint8ArraySlice) -> Result<CompositePublicKey> {
+        Ok(CompositePublicKey {
+            key: Arc::new(CompositePublic::new(Arc::clone(&self.spec), &bytes).js()?),
+        })
+    }
+
+    /// ERR_KEY_ALGORITHM_MISMATCH unless `key` is a live key of this composite.
+    #[napi]
+    pub fn check_key(&self, key: &SecretKeyHandle) -> Result<()> {
+        key.material(COMPOSITE).js()?.composite().js()?.check_spec(&self.spec).js()
+    }
+}
+
+#[napi]
+pub struct CompositePublicKey {
+    key: Arc<CompositePublic>,
+}
+
+#[napi]
+pub fn composite_verify(
+    force_ref: bool,
+    key: &CompositePublicKey,
+    message: Uint8ArraySlice,
+    signature: Uint8ArraySlice,
+    context: Option<Uint8ArraySlice>,
+) -> Result<bool> {
+    let ctx = composite_context(context.as_deref()).js()?;
+    key.key
+        .verify(pick(key.key.spec.mldsa, force_ref), &message, &ctx, &signature)
+        .js()
+}
+
+fn composite_context(ctx: Option<&[u8]>) -> Res<Vec<u8>> {
+    let ctx = ctx.unwrap_or(&[]);
+    if ctx.len() > mldsa::MAX_CONTEXT {
+        return fail(
+            ERR_CONTEXT_TOO_LONG,
+            format!("context must be at most 255 bytes, got {}", ctx.len()),
+        );
+    }
+    Ok(ctx.to_vec())
+}
+
+pub struct CompositeVerifyTask {
+    force_ref: bool,
+    key: Arc<CompositePublic>,
+    message: Vec<u8>,
+    signature: Vec<u8>,
+    context: Vec<u8>,
+}
+
+impl Task for CompositeVerifyTask {
+    type Output = bool;
+    type JsValue = bool;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        self.key
+            .verify(
+                pick(self.key.spec.mldsa, self.force_ref),
+                &self.message,
+                &self.context,
+                &self.signature,
+            )
+            .js()
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output)
+    }
+}
+
+/// Both halves of a composite verified in one pool task.
+#[napi(ts_return_type = "Promise<boolean>")]
+pub fn composite_verify_async(
+    force_ref: bool,
+    key: &CompositePublicKey,
+    message: Uint8ArraySlice,
+    signature: Uint8ArraySlice,
+    context: Option<Uint8ArraySlice>,
+) -> Result<AsyncTask<CompositeVerifyTask>> {
+    let context = composite_context(context.as_deref()).js()?;
+    // Length errors are reported synchronously, as for ML-DSA.
+    key.key.check_length(&signature).js()?;
+    Ok(AsyncTask::new(CompositeVerifyTask {
+        force_ref,
+        key: Arc::clone(&key.key),
+        message: message.to_vec(),
+        signature: signature.to_vec(),
+        context,
+    }))
 }
 
 /// Shared by sync and async paths. `pre = None` means "M′ given directly" (ACVP internal).
@@ -227,9 +411,14 @@ fn do_sign(
 ) -> Res<Vec<u8>> {
     match scheme(alg)? {
         Scheme::MlDsa(p) => {
-            p.sign_internal(pick(p, force_ref), &key.bytes, msg, pre.unwrap_or(&[]), rnd)
+            p.sign_internal(pick(p, force_ref), key.bytes()?, msg, pre.unwrap_or(&[]), rnd)
         }
-        Scheme::Falcon(p) => p.sign(&key.bytes, msg),
+        Scheme::Falcon(p) => p.sign(key.bytes()?, msg),
+        // For a composite, `pre` is the application context itself.
+        Scheme::Composite => {
+            let c = key.composite()?;
+            c.sign(pick(c.spec.mldsa, force_ref), msg, pre.unwrap_or(&[]), rnd)
+        }
     }
 }
 
@@ -244,6 +433,7 @@ fn do_verify(
     match scheme(alg)? {
         Scheme::MlDsa(p) => p.verify_internal(pick(p, force_ref), pk, msg, pre.unwrap_or(&[]), sig),
         Scheme::Falcon(p) => p.verify(pk, msg, sig),
+        Scheme::Composite => unsupported(alg),
     }
 }
 
@@ -259,6 +449,10 @@ fn sign_inputs(
             let pre = mldsa::pure_prefix(ctx.unwrap_or(&[]))?;
             Ok((Some(pre), mldsa::choose_rnd(rnd, deterministic)?))
         }
+        Scheme::Composite => Ok((
+            Some(composite_context(ctx)?),
+            mldsa::choose_rnd(rnd, deterministic)?,
+        )),
         Scheme::Falcon(p) => {
             if ctx.is_some_and(|c| !c.is_empty()) || rnd.is_some() || deterministic {
                 return fail(
@@ -282,6 +476,7 @@ fn verify_prefix(alg: u32, ctx: Option<&[u8]>) -> Res<Option<Vec<u8>>> {
             format!("{} does not support a context", p.name),
         ),
         Scheme::Falcon(_) => Ok(None),
+        Scheme::Composite => unsupported(alg),
     }
 }
 
@@ -340,10 +535,111 @@ pub fn mldsa_sign_internal(
     let k = key.material(alg).js()?;
     let rnd = mldsa::choose_rnd(rnd.as_deref(), deterministic).js()?;
     Ok(
-        p.sign_internal(pick(p, force_ref), &k.bytes, &m_prime, &[], &rnd)
+        p.sign_internal(pick(p, force_ref), k.bytes().js()?, &m_prime, &[], &rnd)
             .js()?
             .into(),
     )
+}
+
+/// Validated inputs of a signature from an external μ (FIPS 204 Algorithm 7 from line 7).
+struct SignMuJob {
+    alg: u32,
+    force_ref: bool,
+    key: Arc<KeyMaterial>,
+    mu: Vec<u8>,
+    rnd: mldsa::Rnd,
+    fresh_rnd: bool,
+}
+
+impl SignMuJob {
+    fn new(
+        alg: u32,
+        force_ref: bool,
+        key: &SecretKeyHandle,
+        mu: &[u8],
+        rnd: Option<&[u8]>,
+        deterministic: bool,
+    ) -> Res<Self> {
+        mldsa(alg)?;
+        if mu.len() != mldsa::MU_BYTES {
+            return fail(
+                ERR_INVALID_ARGUMENT,
+                format!("external mu must be {} bytes, got {}", mldsa::MU_BYTES, mu.len()),
+            );
+        }
+        let key = key.material(alg)?;
+        key.bytes()?;
+        let fresh_rnd = rnd.is_none() && !deterministic;
+        Ok(SignMuJob {
+            alg,
+            force_ref,
+            key,
+            mu: mu.to_vec(),
+            rnd: mldsa::choose_rnd(rnd, deterministic || fresh_rnd)?,
+            fresh_rnd,
+        })
+    }
+
+    fn sign(&self) -> Res<Vec<u8>> {
+        let p = mldsa(self.alg)?;
+        let fresh;
+        let rnd = if self.fresh_rnd {
+            fresh = mldsa::choose_rnd(None, false)?;
+            &fresh
+        } else {
+            &self.rnd
+        };
+        p.sign_mu(pick(p, self.force_ref), self.key.bytes()?, &self.mu, rnd)
+    }
+}
+
+/// Signs a 64-byte external μ = H(tr ‖ M′, 64): the same signature as for the message μ was
+/// computed from (hedged, deterministic or with the caller's rnd, as `sign`).
+#[napi(ts_return_type = "Uint8Array")]
+pub fn mldsa_sign_mu<'env>(
+    env: &'env Env,
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    mu: Uint8ArraySlice,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<Uint8ArraySlice<'env>> {
+    let sig = SignMuJob::new(alg, force_ref, key, &mu, rnd.as_deref(), deterministic)
+        .js()?
+        .sign()
+        .js()?;
+    Uint8ArraySlice::copy_from(env, sig)
+}
+
+pub struct SignMuTask(SignMuJob);
+
+impl Task for SignMuTask {
+    type Output = Vec<u8>;
+    type JsValue = Uint8Array;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        self.0.sign().js()
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output.into())
+    }
+}
+
+/// mldsaSignMu on the libuv pool; input errors are thrown synchronously.
+#[napi(ts_return_type = "Promise<Uint8Array>")]
+pub fn mldsa_sign_mu_async(
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    mu: Uint8ArraySlice,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<AsyncTask<SignMuTask>> {
+    Ok(AsyncTask::new(SignMuTask(
+        SignMuJob::new(alg, force_ref, key, &mu, rnd.as_deref(), deterministic).js()?,
+    )))
 }
 
 #[napi]
@@ -386,8 +682,9 @@ impl SignJob {
         deterministic: bool,
     ) -> Res<Self> {
         let key = key.material(alg)?;
-        let fresh_rnd =
-            rnd.is_none() && !deterministic && matches!(scheme(alg)?, Scheme::MlDsa(_));
+        let fresh_rnd = rnd.is_none()
+            && !deterministic
+            && matches!(scheme(alg)?, Scheme::MlDsa(_) | Scheme::Composite);
         // With fresh_rnd the zeros from `deterministic` are a placeholder, replaced in sign().
         let (pre, rnd) = sign_inputs(alg, context, rnd, deterministic || fresh_rnd)?;
         Ok(SignJob {
@@ -607,6 +904,7 @@ pub fn verify_async(
     match scheme(alg).js()? {
         Scheme::MlDsa(p) => p.check_verify_lengths(&public_key, &signature).js()?,
         Scheme::Falcon(p) => p.check_verify_lengths(&public_key, &signature).js()?,
+        Scheme::Composite => return unsupported(alg).js(),
     }
     Ok(AsyncTask::new(VerifyTask {
         alg,
@@ -624,11 +922,11 @@ pub fn verify_async(
 #[napi]
 pub fn secret_key_equals(key: &SecretKeyHandle, expected: Uint8ArraySlice) -> Result<bool> {
     let k = key.material(key.alg()).js()?;
-    if k.bytes.len() != expected.len() {
+    let bytes = k.bytes().js()?;
+    if bytes.len() != expected.len() {
         return Ok(false);
     }
-    let diff = k
-        .bytes
+    let diff = bytes
         .iter()
         .zip(expected.iter())
         .fold(0u8, |acc, (a, b)| acc | (a ^ b));

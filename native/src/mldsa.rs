@@ -1,14 +1,27 @@
-//! ML-DSA (FIPS 204) on liboqs' pqcrystals code: seed keygen via RustCrypto `ml-dsa`
-//! (liboqs 0.13 has no seeded keygen), sign/verify via the `*_internal` functions so the
-//! 32-byte `rnd` is always ours (hedged, deterministic or caller-supplied, thread-safe).
+//! ML-DSA (FIPS 204) on liboqs' pqcrystals code, always through the `*_internal` functions:
+//! keygen from the caller's 32-byte seed ξ (`keypair_internal`, our liboqs patch 0003), and
+//! sign/verify with a 32-byte `rnd` that is always ours (hedged, deterministic or
+//! caller-supplied), so liboqs' process-global RNG is never involved and every call is
+//! thread-safe. Signing can also start from an external μ (`signature_extmu`, patch 0004).
 
 use crate::errors::*;
 use crate::ffi::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use zeroize::Zeroizing;
+
+/// Seeds expanded into key pairs since the process started (tests check that no hot path
+/// expands a seed per signature).
+static SEED_EXPANSIONS: AtomicU64 = AtomicU64::new(0);
+
+pub fn seed_expansions() -> u64 {
+    SEED_EXPANSIONS.load(Ordering::Relaxed)
+}
 
 pub const SEED_BYTES: usize = 32;
 pub const RND_BYTES: usize = 32;
 pub const MAX_CONTEXT: usize = 255;
+/// FIPS 204 μ: 64 bytes.
+pub const MU_BYTES: usize = 64;
 
 /// (encoded public key, expanded secret key).
 pub type KeyPair = (Vec<u8>, Zeroizing<Vec<u8>>);
@@ -34,13 +47,18 @@ pub struct Params {
     pub pk_len: usize,
     pub sk_len: usize,
     pub sig_len: usize,
+    keygen_ref: KeypairInternalFn,
     sign_ref: SignInternalFn,
+    sign_mu_ref: SignMuFn,
     verify_ref: VerifyInternalFn,
+    #[allow(dead_code)]
+    keygen_avx2: Option<KeypairInternalFn>,
     #[allow(dead_code)]
     sign_avx2: Option<SignInternalFn>,
     #[allow(dead_code)]
+    sign_mu_avx2: Option<SignMuFn>,
+    #[allow(dead_code)]
     verify_avx2: Option<VerifyInternalFn>,
-    keygen: fn(&[u8; SEED_BYTES]) -> KeyPair,
 }
 
 macro_rules! avx2 {
@@ -58,11 +76,14 @@ pub static ML_DSA_44: Params = Params {
     pk_len: 1312,
     sk_len: 2560,
     sig_len: 2420,
+    keygen_ref: pqcrystals_ml_dsa_44_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_44_ref_signature_internal,
+    sign_mu_ref: pqcrystals_ml_dsa_44_ref_signature_extmu,
     verify_ref: pqcrystals_ml_dsa_44_ref_verify_internal,
+    keygen_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_signature_internal),
+    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_signature_extmu),
     verify_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_verify_internal),
-    keygen: keygen_rc::<ml_dsa::MlDsa44>,
 };
 
 pub static ML_DSA_65: Params = Params {
@@ -70,11 +91,14 @@ pub static ML_DSA_65: Params = Params {
     pk_len: 1952,
     sk_len: 4032,
     sig_len: 3309,
+    keygen_ref: pqcrystals_ml_dsa_65_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_65_ref_signature_internal,
+    sign_mu_ref: pqcrystals_ml_dsa_65_ref_signature_extmu,
     verify_ref: pqcrystals_ml_dsa_65_ref_verify_internal,
+    keygen_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_signature_internal),
+    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_signature_extmu),
     verify_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_verify_internal),
-    keygen: keygen_rc::<ml_dsa::MlDsa65>,
 };
 
 pub static ML_DSA_87: Params = Params {
@@ -82,25 +106,15 @@ pub static ML_DSA_87: Params = Params {
     pk_len: 2592,
     sk_len: 4896,
     sig_len: 4627,
+    keygen_ref: pqcrystals_ml_dsa_87_ref_keypair_internal,
     sign_ref: pqcrystals_ml_dsa_87_ref_signature_internal,
+    sign_mu_ref: pqcrystals_ml_dsa_87_ref_signature_extmu,
     verify_ref: pqcrystals_ml_dsa_87_ref_verify_internal,
+    keygen_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_keypair_internal),
     sign_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_signature_internal),
+    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_signature_extmu),
     verify_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_verify_internal),
-    keygen: keygen_rc::<ml_dsa::MlDsa87>,
 };
-
-/// FIPS 204 ML-DSA.KeyGen_internal(ξ): encoded pk and expanded sk (the format liboqs signs with).
-#[allow(deprecated)] // `to_expanded` is "deprecated" only as a storage format; liboqs needs it.
-fn keygen_rc<P: ml_dsa::MlDsaParams>(seed: &[u8; SEED_BYTES]) -> KeyPair {
-    let mut xi = ml_dsa::B32::from(*seed);
-    let kp = ml_dsa::SigningKey::<P>::from_seed(&xi);
-    zeroize::Zeroize::zeroize(xi.as_mut_slice());
-    let pk = kp.expanded_key().verifying_key().encode().to_vec();
-    let mut esk = kp.expanded_key().to_expanded();
-    let sk = Zeroizing::new(esk.to_vec());
-    zeroize::Zeroize::zeroize(esk.as_mut_slice());
-    (pk, sk)
-}
 
 impl Params {
     /// The implementation `auto` resolves to on this CPU (cached detection).
@@ -119,7 +133,9 @@ impl Params {
         }
     }
 
-    pub fn keygen(&self, seed: &[u8]) -> Res<KeyPair> {
+    /// FIPS 204 ML-DSA.KeyGen_internal(ξ): the encoded public key and the expanded secret key
+    /// (the format liboqs signs with). AVX2 and ref give the same bytes (tested).
+    pub fn keygen(&self, imp: Impl, seed: &[u8]) -> Res<KeyPair> {
         let seed: &[u8; SEED_BYTES] = match seed.try_into() {
             Ok(s) => s,
             Err(_) => {
@@ -133,7 +149,18 @@ impl Params {
                 )
             }
         };
-        Ok((self.keygen)(seed))
+        let f = match (imp, self.keygen_avx2) {
+            (Impl::Avx2, Some(f)) => f,
+            _ => self.keygen_ref,
+        };
+        let mut pk = vec![0u8; self.pk_len];
+        let mut sk = Zeroizing::new(vec![0u8; self.sk_len]);
+        let rc = unsafe { f(pk.as_mut_ptr(), sk.as_mut_ptr(), seed.as_ptr()) };
+        if rc != 0 {
+            return fail(ERR_INTERNAL, format!("{} key generation failed (rc={rc})", self.name));
+        }
+        SEED_EXPANSIONS.fetch_add(1, Ordering::Relaxed);
+        Ok((pk, sk))
     }
 
     pub fn check_sk(&self, sk: &[u8]) -> Res<()> {
@@ -176,6 +203,31 @@ impl Params {
                 sk.as_ptr(),
             )
         };
+        if rc != 0 || siglen != self.sig_len {
+            return fail(
+                ERR_INTERNAL,
+                format!("{} signing failed (rc={rc})", self.name),
+            );
+        }
+        Ok(sig)
+    }
+
+    /// Sign_internal from an external μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7 from line 7).
+    pub fn sign_mu(&self, imp: Impl, sk: &[u8], mu: &[u8], rnd: &[u8; RND_BYTES]) -> Res<Vec<u8>> {
+        self.check_sk(sk)?;
+        if mu.len() != MU_BYTES {
+            return fail(
+                ERR_INVALID_ARGUMENT,
+                format!("external mu must be {MU_BYTES} bytes, got {}", mu.len()),
+            );
+        }
+        let f = match (imp, self.sign_mu_avx2) {
+            (Impl::Avx2, Some(f)) => f,
+            _ => self.sign_mu_ref,
+        };
+        let mut sig = vec![0u8; self.sig_len];
+        let mut siglen = 0usize;
+        let rc = unsafe { f(sig.as_mut_ptr(), &mut siglen, mu.as_ptr(), rnd.as_ptr(), sk.as_ptr()) };
         if rc != 0 || siglen != self.sig_len {
             return fail(
                 ERR_INTERNAL,

@@ -1,6 +1,7 @@
 //! Power-on self-test, as FIPS 140 modules run one: before the addon is used, each ML-DSA
 //! parameter set, on every implementation this CPU would run (ref, and AVX2 when chosen),
-//! must (1) sign a known answer deterministically, (2) verify that signature, and (3) refuse a
+//! must (1) derive a key pair from a fixed seed and sign a known answer deterministically with
+//! it (so seeded keygen is covered too), (2) verify that signature, and (3) refuse a
 //! known-bad signature whose only defect is ‖z‖∞ = γ1 − β (FIPS 204 Alg. 8 line 13, the check
 //! the unpatched AVX2 verifier skipped). The data (selftest/*.bin) is made by
 //! test/vectors/pqid-mldsa-verify/generate.ts: KAT digest (32) ‖ bad public key ‖ bad signature.
@@ -40,7 +41,7 @@ fn one(p: &Params, data: &[u8], imp: Impl, corrupt: bool) -> Result<(), String> 
     // The generator's seed: SHAKE256("pqid seed <alg> self-test", 32).
     let mut seed = [0u8; 32];
     shake256(format!("pqid seed {} self-test", p.name).as_bytes(), &mut seed);
-    let (pk, sk) = p.keygen(&seed).map_err(|f| f.msg)?;
+    let (pk, sk) = p.keygen(imp, &seed).map_err(|f| f.msg)?;
     let sig = p
         .sign_internal(imp, &sk, MESSAGE, &PRE, &[0u8; 32])
         .map_err(|f| f.msg)?;

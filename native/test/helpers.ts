@@ -57,6 +57,8 @@ export interface AcvpTest {
   pk: string;
   rnd: string;
   message: string;
+  /** External-μ groups: the 64-byte μ instead of the message. */
+  mu: string;
   context: string;
   signature: string;
 }

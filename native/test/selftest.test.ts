@@ -14,7 +14,12 @@ describe('power-on self-test', () => {
     expect(st.ok).toBe(true);
     const avx2 = info().implementations['ML-DSA-65'] === 'avx2';
     expect(st.checks).toBe(avx2 ? 6 : 3);
-    expect(info().liboqsPatches).toEqual(['0001-avx2-verify-check-z-norm', '0002-avx2-use-hint-r0-zero']);
+    expect(info().liboqsPatches).toEqual([
+      '0001-avx2-verify-check-z-norm',
+      '0002-avx2-use-hint-r0-zero',
+      '0003-mldsa-keypair-from-seed',
+      '0004-mldsa-sign-external-mu',
+    ]);
   });
 
   it('a failing self-test disables the addon, and @pqid/jose reports why', async () => {

@@ -12,14 +12,18 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
-import { createRootCertificate, issueCertificate } from '@pqid/xmldsig';
+import { createRootCertificate, issueCertificate, type SigningKey } from '@pqid/xmldsig';
 import type { IdpContext } from '../context.ts';
 
 export interface SamlSigner {
   alg: string;
   kid: string;
-  /** Private JWK for @pqid/xmldsig's signer; never logged, never stored outside the key manager. */
-  key: Jwk;
+  /**
+   * The key manager's handle: @pqid/xmldsig signs with the key it prepared once (an ML-DSA seed
+   * is never expanded per assertion); a private JWK where there is no key manager (sizes.ts).
+   * Never logged, never stored outside the key manager.
+   */
+  key: SigningKey;
   certificate: string;
 }
 
@@ -76,9 +80,8 @@ export class SamlCertificates {
 
   /** The root key (cold path, key set `root`) and its self-signed CA certificate. */
   async root(): Promise<SamlSigner> {
-    const handle = await this.#ctx.keys.signingKey(this.rootAlg, 'root');
-    const key = exportJWK(handle);
-    const kid = String(key.kid);
+    const key = await this.#ctx.keys.signingKey(this.rootAlg, 'root');
+    const kid = key.kid;
     const certificate = await this.#cached(`root:${kid}`, async () => {
       const cert = await createRootCertificate({
         subject: { commonName: `pqid SAML root (${this.rootAlg})`, organization: 'pqid' },
@@ -107,11 +110,9 @@ export class SamlCertificates {
 
   /** The active SAML key for `alg` with its certificate: what signs a Response or Assertion. */
   async signer(alg: string): Promise<SamlSigner> {
-    const handle: PrivateKey = await this.#ctx.keys.signingKey(alg, 'saml');
-    const key = exportJWK(handle);
-    const kid = String(key.kid);
-    const certificate = await this.certificateFor(kid, alg, exportJWK(handle.publicKey));
-    return { alg, kid, key, certificate };
+    const key: PrivateKey = await this.#ctx.keys.signingKey(alg, 'saml');
+    const certificate = await this.certificateFor(key.kid, alg, exportJWK(key.publicKey));
+    return { alg, kid: key.kid, key, certificate };
   }
 
   /** Next and active SAML keys of these algorithms with certificates: the metadata's KeyDescriptors. */

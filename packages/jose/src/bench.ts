@@ -10,10 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as jose from 'jose';
-import { algorithms, lookup } from './algorithms/registry.ts';
+import { algorithms, lookup, registry } from './algorithms/registry.ts';
 import { MLDSA_ALGS, type MlDsaAlg } from './backends/params.ts';
-import { backends } from './backends/select.ts';
+import { backends, preferredBackend } from './backends/select.ts';
 import type { BackendName } from './backends/types.ts';
+import { type CpuStats, cpuPerOp, median } from './bench/cpu.ts';
 import { CLIENT_ID, claimsBytes, ISSUER, typicalIdTokenClaims } from './bench/id-token.ts';
 import { backendFor } from './bench/label.ts';
 import { type Machine, machine } from './bench/machine.ts';
@@ -51,7 +52,10 @@ interface RawRow {
   backend: BackendName;
   unavailable?: string;
   keygen?: Stats;
+  /** With a prepared key (mldsa.prepareKey). */
   sign?: Stats;
+  /** With the 32-byte seed: expands the key on every call. */
+  signSeed?: Stats;
   verify?: Stats;
 }
 
@@ -75,9 +79,11 @@ async function rawRows(budgetMs: number): Promise<RawRow[]> {
         { budgetMs },
         () => randomBytes(32),
       );
-      const sign = await measure(() => mldsa.sign(alg, secretKey, message, opts), { budgetMs });
+      const prepared = mldsa.prepareKey(alg, secretKey, opts);
+      const sign = await measure(() => mldsa.sign(alg, prepared, message, opts), { budgetMs });
+      const signSeed = await measure(() => mldsa.sign(alg, secretKey, message, opts), { budgetMs });
       const verify = await measure(() => mldsa.verify(alg, publicKey, message, sig, opts), { budgetMs });
-      rows.push({ alg, backend: b.name, keygen, sign, verify });
+      rows.push({ alg, backend: b.name, keygen, sign, signSeed, verify });
     }
   }
   return rows;
@@ -147,6 +153,246 @@ async function joseBackendRows(alg: string, budgetMs: number): Promise<JoseRow[]
   return rows;
 }
 
+// ---- library overhead and CPU per signature ------------------------------------------------
+
+interface PairRow {
+  what: string;
+  /** Per-round medians of A and B (µs), and the per-round ratios A / B. */
+  a: number[];
+  b: number[];
+  ratios: number[];
+  /** The goal for the ratio (issue 12), and which side of it passes. */
+  goal?: { max?: number; min?: number };
+  note?: string;
+}
+
+/** A and B measured in alternating order (A B, B A, …) so drift on a shared machine hits both. */
+async function pairRounds(
+  what: string,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  rounds: number,
+  budgetMs: number,
+  goal?: PairRow['goal'],
+): Promise<PairRow> {
+  const row: PairRow = { what, a: [], b: [], ratios: [], ...(goal ? { goal } : {}) };
+  for (let r = 0; r < rounds; r++) {
+    let sa: Stats;
+    let sb: Stats;
+    if (r % 2 === 0) {
+      sa = await measure(a, { budgetMs });
+      sb = await measure(b, { budgetMs });
+    } else {
+      sb = await measure(b, { budgetMs });
+      sa = await measure(a, { budgetMs });
+    }
+    row.a.push(sa.median);
+    row.b.push(sb.median);
+    row.ratios.push(sa.median / sb.median);
+  }
+  return row;
+}
+
+interface NativeLike {
+  scheme(alg: MlDsaAlg): {
+    keygen(seed: Uint8Array): { secretKey: unknown };
+    signAsync(sk: unknown, message: Uint8Array): Promise<Uint8Array>;
+  };
+}
+
+async function privateKeyOf(alg: string): Promise<{ key: PrivateKey; priv: Uint8Array }> {
+  const { privateJwk } = await generateKeyPair(alg);
+  const key = await importJWK(privateJwk);
+  if (!(key instanceof PrivateKey)) throw new Error('expected a private key');
+  return { key, priv: new Uint8Array(Buffer.from(privateJwk.priv as string, 'base64url')) };
+}
+
+/** signJwt against the raw native signAsync of the same signing input; composites against pure. */
+async function overheadRows(budgetMs: number, rounds: number): Promise<PairRow[]> {
+  const rows: PairRow[] = [];
+  const claims = typicalIdTokenClaims();
+  let native: NativeLike | undefined;
+  try {
+    native = (await import('@pqid/liboqs-node' as string)) as NativeLike;
+  } catch {
+    native = undefined;
+  }
+  for (const alg of MLDSA_ALGS) {
+    const { key, priv } = await privateKeyOf(alg);
+    const token = await signJwt(claims, key);
+    const input = new TextEncoder().encode(token.slice(0, token.lastIndexOf('.')));
+    if (!native || preferredBackend() !== 'native') {
+      rows.push({
+        what: `\`signJwt\` ${alg} vs raw native \`signAsync\``,
+        a: [],
+        b: [],
+        ratios: [],
+        note: 'native backend not in use',
+      });
+      continue;
+    }
+    progress(`overhead ${alg}`);
+    const { secretKey } = native.scheme(alg).keygen(priv);
+    rows.push(
+      await pairRounds(
+        `\`signJwt\` ${alg} vs raw native \`signAsync\` of the same ${input.length}-byte signing input`,
+        () => signJwt(claims, key),
+        () => (native as NativeLike).scheme(alg).signAsync(secretKey, input),
+        rounds,
+        budgetMs,
+        alg === 'ML-DSA-65' ? { max: 1.2 } : undefined,
+      ),
+    );
+  }
+  for (const c of registry().filter((e) => e.family === 'composite' && !e.unavailable())) {
+    const pure = `ML-DSA-${c.alg.slice(7, 9)}`;
+    progress(`overhead ${c.alg} vs ${pure}`);
+    const ck = (await privateKeyOf(c.alg)).key;
+    const pk = (await privateKeyOf(pure)).key;
+    rows.push(
+      await pairRounds(
+        `\`signJwt\` ${c.alg} vs \`signJwt\` ${pure}`,
+        () => signJwt(claims, ck),
+        () => signJwt(claims, pk),
+        rounds,
+        budgetMs,
+        c.alg === 'ML-DSA-65-Ed25519' ? { max: 1.15 } : undefined,
+      ),
+    );
+  }
+  return rows;
+}
+
+interface CpuRow {
+  composite: string;
+  pure: string;
+  /** Composite signed whole by the backend (native: one task), pure ML-DSA, and (native only) the split path. */
+  c: CpuStats[];
+  p: CpuStats[];
+  s: CpuStats[];
+}
+
+/** Runs `fn` with the native backend's composites split (ML-DSA half native, traditional half node:crypto). */
+async function split<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.PQID_NATIVE_COMPOSITES;
+  process.env.PQID_NATIVE_COMPOSITES = 'off';
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.PQID_NATIVE_COMPOSITES;
+    else process.env.PQID_NATIVE_COMPOSITES = saved;
+  }
+}
+
+/** Every composite against its pure ML-DSA: process and event-loop CPU per token, interleaved. */
+async function cpuRows(budgetMs: number, rounds: number, inFlight: number): Promise<CpuRow[]> {
+  const claims = typicalIdTokenClaims();
+  const rows: CpuRow[] = [];
+  const pureKeys = new Map<string, PrivateKey>();
+  for (const c of registry().filter((e) => e.family === 'composite' && !e.unavailable())) {
+    const pure = `ML-DSA-${c.alg.slice(7, 9)}`;
+    progress(`cpu ${c.alg} vs ${pure}`);
+    const ck = (await privateKeyOf(c.alg)).key;
+    let pk = pureKeys.get(pure);
+    if (!pk) {
+      pk = (await privateKeyOf(pure)).key;
+      pureKeys.set(pure, pk);
+    }
+    const key = pk;
+    const row: CpuRow = { composite: c.alg, pure, c: [], p: [], s: [] };
+    const withSplit = preferredBackend() === 'native';
+    for (let r = 0; r < rounds; r++) {
+      const runs = [
+        async () => row.p.push(await cpuPerOp(() => signJwt(claims, key), { budgetMs, inFlight })),
+        async () => row.c.push(await cpuPerOp(() => signJwt(claims, ck), { budgetMs, inFlight })),
+        ...(withSplit
+          ? [
+              async () =>
+                row.s.push(await split(() => cpuPerOp(() => signJwt(claims, ck), { budgetMs, inFlight }))),
+            ]
+          : []),
+      ];
+      for (const run of r % 2 === 0 ? runs : runs.reverse()) await run();
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+const fmtRange = (xs: number[]) =>
+  xs.length ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}` : '-';
+
+function goalText(r: PairRow): string {
+  if (!r.goal || !r.ratios.length) return '';
+  const m = median(r.ratios);
+  if (r.goal.max !== undefined) return `≤ ${r.goal.max}: ${m <= r.goal.max ? 'met' : '**not met**'}`;
+  if (r.goal.min !== undefined) return `≥ ${r.goal.min}: ${m >= r.goal.min ? 'met' : '**not met**'}`;
+  return '';
+}
+
+function overheadSection(rows: PairRow[]): string {
+  return mdTable(
+    [
+      'comparison (A vs B)',
+      'A median µs',
+      'B median µs',
+      'A / B (median of rounds)',
+      'min–max of rounds',
+      'goal',
+    ],
+    rows.map((r) =>
+      r.note
+        ? [r.what, '-', '-', '-', '-', r.note]
+        : [
+            r.what,
+            fmtUs(median(r.a)),
+            fmtUs(median(r.b)),
+            `${median(r.ratios).toFixed(2)}×`,
+            fmtRange(r.ratios),
+            goalText(r),
+          ],
+    ),
+    [L, R, R, R, R, L],
+  );
+}
+
+function cpuSection(rows: CpuRow[]): string {
+  const m = (xs: CpuStats[], f: (s: CpuStats) => number) => fmtInt(median(xs.map(f)));
+  const mu = (xs: CpuStats[], f: (s: CpuStats) => number) => fmtUs(median(xs.map(f)));
+  /** Median of per-round ratios x / pure, and its range. */
+  const ratio = (r: CpuRow, xs: CpuStats[], f: (s: CpuStats) => number) => {
+    const q = xs.map((x, i) => f(x) / f(r.p[i] as CpuStats));
+    return q.length ? `${median(q).toFixed(2)} (${fmtRange(q)})` : '-';
+  };
+  const core = (s: CpuStats) => s.perCoreSecond;
+  const main = (s: CpuStats) => s.mainUs;
+  return mdTable(
+    [
+      'composite',
+      'vs',
+      'tokens per core-s: whole / split / pure',
+      'whole ÷ pure (goal ≥ 0.87)',
+      'split ÷ pure',
+      'main-thread µs per token: whole / split / pure',
+      'whole ÷ pure (goal ≤ 1.00)',
+      'split ÷ pure',
+      'tokens/s wall: whole / split / pure',
+    ],
+    rows.map((r) => [
+      r.composite,
+      r.pure,
+      `${m(r.c, core)} / ${r.s.length ? m(r.s, core) : '-'} / ${m(r.p, core)}`,
+      ratio(r, r.c, core),
+      ratio(r, r.s, core),
+      `${mu(r.c, main)} / ${r.s.length ? mu(r.s, main) : '-'} / ${mu(r.p, main)}`,
+      ratio(r, r.c, main),
+      ratio(r, r.s, main),
+      `${m(r.c, (s) => s.perWallSecond)} / ${r.s.length ? m(r.s, (s) => s.perWallSecond) : '-'} / ${m(r.p, (s) => s.perWallSecond)}`,
+    ]),
+    [L, L, R, R, R, R, R, R, R],
+  );
+}
+
 // ---- jose's own SignJWT, for comparison ---------------------------------------------------
 
 interface JoseLibRow {
@@ -199,6 +445,7 @@ const L = 'l' as const;
 function machineSection(m: Machine, budgetMs: number, started: Date, seconds: number): string {
   const rows: [string, string][] = [
     ['CPU', `${m.cpu} (${m.cores} logical cores available)`],
+    ['CPU flags', m.cpuFlags],
     ['Memory', `${m.memoryGiB} GiB`],
     ['OS', m.os],
     ['Node.js', `${m.node} (V8 ${m.v8})`],
@@ -224,8 +471,9 @@ function rawSection(rows: RawRow[]): string {
       'backend',
       'keygen median',
       'keygen p99',
-      'sign median',
+      'sign median (prepared key)',
       'sign p99',
+      'sign median (seed)',
       'verify median',
       'verify p99',
       'sign ops/s',
@@ -233,7 +481,7 @@ function rawSection(rows: RawRow[]): string {
     ],
     rows.map((r) =>
       r.unavailable
-        ? [r.alg, r.backend, 'unavailable', '-', '-', '-', '-', '-', '-', '-']
+        ? [r.alg, r.backend, 'unavailable', '-', '-', '-', '-', '-', '-', '-', '-']
         : [
             r.alg,
             r.backend,
@@ -241,13 +489,14 @@ function rawSection(rows: RawRow[]): string {
             fmtUs(r.keygen?.p99 ?? Number.NaN),
             fmtUs(r.sign?.median ?? Number.NaN),
             fmtUs(r.sign?.p99 ?? Number.NaN),
+            fmtUs(r.signSeed?.median ?? Number.NaN),
             fmtUs(r.verify?.median ?? Number.NaN),
             fmtUs(r.verify?.p99 ?? Number.NaN),
             fmtInt(r.sign?.opsPerSec ?? Number.NaN),
             fmtInt(r.verify?.opsPerSec ?? Number.NaN),
           ],
     ),
-    [L, L, R, R, R, R, R, R, R, R],
+    [L, L, R, R, R, R, R, R, R, R, R],
   );
 }
 
@@ -379,6 +628,13 @@ function ratioSection(raw: RawRow[], ours: JoseRow[], perBackend: JoseRow[], lib
   return `${table}${size}`;
 }
 
+interface Extra {
+  overhead: PairRow[];
+  cpu: CpuRow[];
+  rounds: number;
+  inFlight: number;
+}
+
 function report(
   m: Machine,
   budgetMs: number,
@@ -389,6 +645,7 @@ function report(
   ours: JoseRow[],
   perBackend: JoseRow[],
   lib: JoseLibRow[],
+  extra: Extra,
 ): string {
   const claims = typicalIdTokenClaims();
   const unavailable = m.backends.filter((b) => !b.available);
@@ -413,8 +670,9 @@ function report(
     '',
     '### Raw ML-DSA (`mldsa.keygen` / `mldsa.sign` / `mldsa.verify`), per backend',
     '',
-    'A 1024-byte message, hedged signing, empty context. `mldsa.sign` takes the 32-byte seed, so every raw sign',
-    'also expands the key (FIPS 204 KeyGen) before signing; the JOSE layer below prepares a key once and reuses it.',
+    'A 1024-byte message, hedged signing, empty context. "Prepared key" signs with `mldsa.prepareKey(alg, seed)`,',
+    'made once; "seed" passes the 32-byte seed to every `mldsa.sign`, which expands the key (FIPS 204 KeyGen) on',
+    'every call. The JOSE layer below, @pqid/xmldsig and the IdP always sign with prepared keys.',
     '',
     rawSection(raw),
     '',
@@ -431,8 +689,9 @@ function report(
     '',
     `The same ${claimsBytes(claims)}-byte claims set (iss, sub, aud, exp, iat, auth_time, nonce, sid, at_hash, acr, amr,`,
     'profile, email, locale, picture URL) for every algorithm, `typ: JWT` and `kid` in the header; verification',
-    'checks the signature, `iss`, `aud` and `exp`. Backend: the ML-DSA backend picked automatically (composites',
-    'add their traditional half through node:crypto); classical algorithms run through `jose`.',
+    'checks the signature, `iss`, `aud` and `exp`. Backend: the ML-DSA backend picked automatically (on `native`',
+    'a composite is one native call, both halves; elsewhere the traditional half goes through node:crypto);',
+    'classical algorithms run through `jose`.',
     '',
     joseSection(ours),
     '',
@@ -449,6 +708,27 @@ function report(
     'Above 1× means A is slower than B. A `-` means one side was not measured (backend unavailable).',
     '',
     ratioSection(raw, ours, perBackend, lib),
+    '',
+    '### Library overhead (issue 12)',
+    '',
+    `Median latency of one operation at a time, A and B measured alternately in ${extra.rounds} rounds (A B, B A, …);`,
+    'the ratio is the median of the per-round ratios, with their range. `signJwt` builds the header, serialises',
+    'and encodes the claims and signs; the raw native `signAsync` signs the bytes `signJwt` produced, with the',
+    'same key.',
+    '',
+    overheadSection(extra.overhead),
+    '',
+    '### CPU per token: every composite against its pure ML-DSA (issue 12)',
+    '',
+    `\`signJwt\` of the same claims with ${extra.inFlight} signatures in flight (as on a loaded server, so the native`,
+    'queue batches). "Whole": the composite signed in one native call (the default on `native`); "split": the',
+    'same key with `PQID_NATIVE_COMPOSITES=off`, the ML-DSA half on the native backend and the traditional half',
+    'through node:crypto on the event loop (how composites were signed before); "pure": the ML-DSA alone. The',
+    "three alternate in each round. Tokens per core-second = 10⁶ ÷ the process's CPU µs per token",
+    '(`process.cpuUsage`: event loop and libuv pool); main-thread µs = `process.threadCpuUsage` of the event',
+    'loop per token. Ratios are medians of the per-round ratios, with their range.',
+    '',
+    cpuSection(extra.cpu),
   ].join('\n');
 }
 
@@ -486,8 +766,17 @@ async function main(): Promise<number> {
   const ours = await joseRows(budgetMs);
   const perBackend = await joseBackendRows('ML-DSA-65', budgetMs);
   const lib = [await joseLibRow('ES256', budgetMs), await joseLibRow('ML-DSA-65', budgetMs)];
+  const rounds = values.quick ? 2 : 4;
+  const inFlight = 16;
+  const overhead = await overheadRows(budgetMs, rounds);
+  const cpu = await cpuRows(budgetMs, rounds, inFlight);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const md = report(m, budgetMs, started, seconds, raw, slh, ours, perBackend, lib);
+  const md = report(m, budgetMs, started, seconds, raw, slh, ours, perBackend, lib, {
+    overhead,
+    cpu,
+    rounds,
+    inFlight,
+  });
   console.log(md);
   if (values.write) {
     const doc = values.doc ?? fileURLToPath(new URL('../../../docs/BENCHMARKS.md', import.meta.url));

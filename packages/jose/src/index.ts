@@ -66,6 +66,8 @@ export {
 export { calculateThumbprint } from './keys/thumbprint.ts';
 export {
   backends,
+  type MlDsaSecretInput,
+  MlDsaSecretKey,
   type MlDsaSignOptions,
   type MlDsaVerifyOptions,
   mldsa,

@@ -13,13 +13,17 @@ import {
   SEED_BYTES,
 } from './backends/params.ts';
 import { backends, chooseBackend, preferredBackend } from './backends/select.ts';
+import { countSeedExpansion, expansionStats } from './backends/stats.ts';
 import type { BackendName } from './backends/types.ts';
 import { isBytes } from './encoding.ts';
-import { InvalidArgument, UnsupportedAlgorithm } from './errors.ts';
+import { InvalidArgument, KeyMismatch, UnsupportedAlgorithm } from './errors.ts';
+import { materialOf, PrivateKey } from './keys/handles.ts';
+import { MlDsaSecretKey } from './keys/mldsa-secret.ts';
 
 export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
 export { backends, preferredBackend } from './backends/select.ts';
 export type { BackendName, BackendStatus } from './backends/types.ts';
+export { MlDsaSecretKey } from './keys/mldsa-secret.ts';
 
 export interface MlDsaSignOptions {
   /** FIPS 204 context string, 0–255 bytes. JOSE uses the empty context. */
@@ -67,23 +71,45 @@ export function signingRnd(opts: Pick<MlDsaSignOptions, 'deterministic' | 'rnd'>
   return opts.deterministic ? ZERO_RND : undefined;
 }
 
-function signArgs(alg: MlDsaAlg, secretKey: Uint8Array, message: Uint8Array, opts: MlDsaSignOptions) {
+/** A secret key as the raw API takes it: 32-byte seed, expanded key, or prepared. */
+export type MlDsaSecretInput = Uint8Array | MlDsaSecretKey;
+
+/**
+ * The backend for a signature and the key's handle on it. A prepared key is prepared once per
+ * backend; bytes are prepared (a seed: expanded) on every call, which prepareKey() avoids.
+ */
+function keyOnBackend(
+  a: MlDsaAlg,
+  secretKey: MlDsaSecretInput,
+  need: Omit<Parameters<typeof chooseBackend>[0], 'expandedKeys'>,
+  backendName: BackendName | undefined,
+) {
+  const prepared = secretKey instanceof MlDsaSecretKey ? secretKey : undefined;
+  if (prepared && prepared.alg !== a)
+    throw new KeyMismatch(`the prepared key is for ${prepared.alg}, not ${a}`);
+  const sk = prepared ? undefined : checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
+  const fromSeed = prepared ? prepared.fromSeed : sk?.length === SEED_BYTES;
+  const backend = chooseBackend({ ...need, expandedKeys: !fromSeed }, backendName);
+  if (prepared) return { backend, handle: prepared.prepared(backend) };
+  const handle = backend.prepareSecret(a, sk as Uint8Array);
+  if (fromSeed) countSeedExpansion();
+  return { backend, handle };
+}
+
+function signArgs(alg: MlDsaAlg, secretKey: MlDsaSecretInput, message: Uint8Array, opts: MlDsaSignOptions) {
   const a = checkAlg(alg);
-  const sk = checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
+  if (!(secretKey instanceof MlDsaSecretKey))
+    checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
   const msg = checkBytes('message', message);
   const context = checkContext(opts.context);
   const rnd = signingRnd(opts);
-  const backend = chooseBackend(
-    { rnd: rnd !== undefined, context: context.length > 0, expandedKeys: sk.length !== SEED_BYTES },
+  const { backend, handle } = keyOnBackend(
+    a,
+    secretKey,
+    { rnd: rnd !== undefined, context: context.length > 0 },
     opts.backend,
   );
-  return {
-    a,
-    backend,
-    prepared: backend.prepareSecret(a, sk),
-    msg,
-    params: { context, ...(rnd ? { rnd } : {}) },
-  };
+  return { a, backend, prepared: handle, msg, params: { context, ...(rnd ? { rnd } : {}) } };
 }
 
 /** Undefined when the inputs are well-formed, false when they cannot possibly verify. */
@@ -107,6 +133,33 @@ export const mldsa = {
   backends,
   preferredBackend,
 
+  /**
+   * A secret key prepared for signing: a 32-byte seed is expanded (FIPS 204 KeyGen) once here
+   * instead of on every `sign`. Also takes an expanded key, or a JOSE `PrivateKey` of this
+   * algorithm (whose own prepared key is returned, shared with JOSE signing).
+   */
+  prepareKey(alg: MlDsaAlg, secretKey: Uint8Array | PrivateKey, opts: { backend?: BackendName } = {}) {
+    const a = checkAlg(alg);
+    if (secretKey instanceof PrivateKey) {
+      const m = materialOf(secretKey);
+      if (secretKey.alg !== a || !(m instanceof MlDsaSecretKey))
+        throw new KeyMismatch(`the key is for ${secretKey.alg}, not ${a}`);
+      return m;
+    }
+    const sk = checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
+    return MlDsaSecretKey.from(
+      a,
+      sk,
+      chooseBackend({ expandedKeys: sk.length !== SEED_BYTES }, opts.backend),
+    );
+  },
+
+  /**
+   * Process-wide counters: `seedExpansions` is how many times a seed was expanded into a key by
+   * any backend (key imports, prepareKey, and each `sign` given seed bytes).
+   */
+  stats: expansionStats,
+
   /** FIPS 204 ML-DSA.KeyGen_internal from a 32-byte seed. The seed is the JOSE private key. */
   async keygen(alg: MlDsaAlg, seed: Uint8Array, opts: { backend?: BackendName } = {}) {
     const a = checkAlg(alg);
@@ -114,8 +167,11 @@ export const mldsa = {
     return { publicKey: chooseBackend({}, opts.backend).publicKeyFromSeed(a, s), secretKey: s };
   },
 
-  /** Sign with a 32-byte seed or a FIPS 204 expanded secret key; off the event loop where the backend can. */
-  async sign(alg: MlDsaAlg, secretKey: Uint8Array, message: Uint8Array, opts: MlDsaSignOptions = {}) {
+  /**
+   * Sign with a prepared key (`prepareKey`), a 32-byte seed or a FIPS 204 expanded secret key;
+   * off the event loop where the backend can. Bytes are prepared again on every call.
+   */
+  async sign(alg: MlDsaAlg, secretKey: MlDsaSecretInput, message: Uint8Array, opts: MlDsaSignOptions = {}) {
     const { a, backend, prepared, msg, params } = signArgs(alg, secretKey, message, opts);
     return backend.sign(a, prepared, msg, params);
   },
@@ -153,30 +209,28 @@ export const mldsa = {
   /** Signs a 64-byte μ (FIPS 204 Algorithm 7 from line 7); the signature is the message's. */
   async signMu(
     alg: MlDsaAlg,
-    secretKey: Uint8Array,
+    secretKey: MlDsaSecretInput,
     mu: Uint8Array,
     opts: Pick<MlDsaSignOptions, 'deterministic' | 'rnd' | 'backend'> = {},
   ): Promise<Uint8Array> {
     const a = checkAlg(alg);
-    const sk = checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
+    if (!(secretKey instanceof MlDsaSecretKey))
+      checkBytes('secretKey', secretKey, SEED_BYTES, MLDSA_PARAMS[a].secretKey);
     const m = checkBytes('mu', mu, 64);
     const rnd = signingRnd(opts);
-    const backend = chooseBackend(
-      { externalMu: true, rnd: rnd !== undefined, expandedKeys: sk.length !== SEED_BYTES },
+    const { backend, handle } = keyOnBackend(
+      a,
+      secretKey,
+      { externalMu: true, rnd: rnd !== undefined },
       opts.backend,
     );
-    return (backend.signMu as NonNullable<typeof backend.signMu>)(
-      a,
-      backend.prepareSecret(a, sk),
-      m,
-      rnd ? { rnd } : {},
-    );
+    return (backend.signMu as NonNullable<typeof backend.signMu>)(a, handle, m, rnd ? { rnd } : {});
   },
 
   /** Blocking forms, for synchronous callers such as xml-crypto's SignatureAlgorithm. */
   signSync(
     alg: MlDsaAlg,
-    secretKey: Uint8Array,
+    secretKey: MlDsaSecretInput,
     message: Uint8Array,
     opts: MlDsaSignOptions = {},
   ): Uint8Array {

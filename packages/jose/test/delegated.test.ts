@@ -38,6 +38,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { derToRaw } from '../src/algorithms/delegate.ts';
 import { suiteAlgorithms } from './helpers/algs.ts';
 import { rejects } from './helpers/assert.ts';
+import { availableBackends } from './helpers/backends.ts';
 import { acvpSigGen, toHex } from './helpers/vectors.ts';
 
 const ML = Object.keys(MLDSA_PARAMS) as MlDsaAlg[];
@@ -93,24 +94,35 @@ describe('external μ (FIPS 204)', () => {
     expect(await mldsa.verify(alg, publicKey, m, right)).toBe(true);
   });
 
-  it('ACVP sigGen externalMu groups (FIPS204 and -tr1) reproduce byte for byte on a backend with external μ', async () => {
-    const groups = [...acvpSigGen('FIPS204'), ...acvpSigGen('FIPS204-tr1')].filter(
-      (g) => g.externalMu === true,
-    );
-    expect(groups.length).toBe(18);
-    const bad: string[] = [];
-    let n = 0;
-    for (const g of groups)
-      for (const t of g.tests) {
-        const sig = await mldsa.signMu(g.parameterSet, t.secret, t.mu as Uint8Array, {
-          ...(g.deterministic ? { deterministic: true } : { rnd: t.rnd as Uint8Array }),
-        });
-        if (toHex(sig) !== toHex(t.signature)) bad.push(`${g.file} tg${g.tgId} tc${t.tcId}`);
-        n++;
-      }
-    expect(bad).toEqual([]);
-    expect(n).toBe(270);
+  const muBackends = availableBackends().filter((b) => b.capabilities.externalMu);
+  it('external μ is on noble and, with liboqs patch 0004, on the native backends', () => {
+    const names = muBackends.map((b) => b.name);
+    expect(names).toContain('noble');
+    if (availableBackends().some((b) => b.name === 'native')) expect(names).toContain('native');
   });
+
+  it.each(muBackends.map((b) => b.name))(
+    'ACVP sigGen externalMu groups (FIPS204 and -tr1) reproduce byte for byte on %s',
+    async (backend) => {
+      const groups = [...acvpSigGen('FIPS204'), ...acvpSigGen('FIPS204-tr1')].filter(
+        (g) => g.externalMu === true,
+      );
+      expect(groups.length).toBe(18);
+      const bad: string[] = [];
+      let n = 0;
+      for (const g of groups)
+        for (const t of g.tests) {
+          const sig = await mldsa.signMu(g.parameterSet, t.secret, t.mu as Uint8Array, {
+            backend,
+            ...(g.deterministic ? { deterministic: true } : { rnd: t.rnd as Uint8Array }),
+          });
+          if (toHex(sig) !== toHex(t.signature)) bad.push(`${g.file} tg${g.tgId} tc${t.tcId}`);
+          n++;
+        }
+      expect(bad).toEqual([]);
+      expect(n).toBe(270);
+    },
+  );
 
   it('refuses a μ of the wrong length, and external μ pinned to a backend without it', async () => {
     const seed = new Uint8Array(32);

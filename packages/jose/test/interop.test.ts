@@ -289,7 +289,7 @@ describe('cross-backend', () => {
   });
 
   describe.each(COMPOSITE.map((a) => [a] as const))('%s', (alg) => {
-    it('hedged JWS from each backend verifies on every backend; deterministic ML-DSA halves are identical', async () => {
+    it('hedged JWS from each backend verifies on every backend; deterministic ML-DSA halves (EdDSA: whole signatures) are identical', async () => {
       const { privateJwk, publicJwk } = await generateKeyPair(alg);
       const key = (await importJWK(privateJwk)) as PrivateKey;
       const pub = await importJWK(publicJwk);
@@ -304,6 +304,10 @@ describe('cross-backend', () => {
       }
       if (rnd.length >= 2) {
         const sigLen = MLDSA_PARAMS[`ML-DSA-${alg.slice(7, 9)}` as MlDsaAlg].signature;
+        // The native backend signs whole composites in Rust, the others split them (ML-DSA half on
+        // the backend, traditional half through node:crypto): EdDSA is deterministic, so with
+        // deterministic ML-DSA the two paths must agree byte for byte.
+        const whole = alg.includes('Ed');
         const halves = await Promise.all(
           rnd.map(async (b) =>
             toHex(
@@ -311,7 +315,7 @@ describe('cross-backend', () => {
                 (await signCompact('x', key, { deterministic: true, backend: b.name })).split(
                   '.',
                 )[2] as string,
-              ).subarray(0, sigLen),
+              ).subarray(0, whole ? undefined : sigLen),
             ),
           ),
         );
@@ -319,5 +323,34 @@ describe('cross-backend', () => {
       }
       bump(`composite cross-backend ${alg}`);
     });
+
+    it.runIf(avail.some((b) => b.name === 'native'))(
+      'native whole and native split (PQID_NATIVE_COMPOSITES=off) verify each other; deterministic EdDSA bytes agree',
+      async () => {
+        const { privateJwk, publicJwk } = await generateKeyPair(alg);
+        const key = (await importJWK(privateJwk)) as PrivateKey;
+        const pub = await importJWK(publicJwk);
+        const split = async <T>(fn: () => Promise<T>) => {
+          process.env.PQID_NATIVE_COMPOSITES = 'off';
+          try {
+            return await fn();
+          } finally {
+            delete process.env.PQID_NATIVE_COMPOSITES;
+          }
+        };
+        const whole = await onBackend('native', () => signCompact('paths', key, { deterministic: true }));
+        const parts = await onBackend('native', () =>
+          split(() => signCompact('paths', key, { deterministic: true })),
+        );
+        // The split path reaches the backend for the ML-DSA half only; the whole path for both.
+        expect([whole.signCalls, parts.signCalls]).toEqual([1, 1]);
+        for (const token of [whole.result, parts.result]) {
+          await onBackend('native', () => verifyCompact(token, pub, { algorithms: [alg] }));
+          await onBackend('native', () => split(() => verifyCompact(token, pub, { algorithms: [alg] })));
+        }
+        if (alg.includes('Ed')) expect(whole.result).toBe(parts.result);
+        bump(`composite native whole/split ${alg}`);
+      },
+    );
   });
 });

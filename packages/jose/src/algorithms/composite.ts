@@ -2,12 +2,18 @@
  * Composite ML-DSA (draft-ietf-jose-pq-composite-sigs-05):
  *   M′ = "CompositeAlgorithmSignatures2025" ‖ Label ‖ 0x00 ‖ PH(signing input)
  *   signature = ML-DSA.Sign(sk, M′, ctx = Label) ‖ Trad.Sign(M′)
- * A composite verifies only when both halves verify.
+ * A composite verifies only when both halves verify. A backend with whole-composite support
+ * (native) does all of it in one call; otherwise the ML-DSA half goes to the backend and the
+ * traditional half to node:crypto (the JS path).
  */
 import crypto from 'node:crypto';
 import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
+import { chooseBackend } from '../backends/select.ts';
+import { countSeedExpansion } from '../backends/stats.ts';
+import type { BackendName, CompositeParams, MlDsaBackend } from '../backends/types.ts';
 import { b64u, concat, equalBytes, utf8 } from '../encoding.ts';
 import { JwkInvalid, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
+import { MlDsaSecretKey } from '../keys/mldsa-secret.ts';
 import {
   callSigner,
   type DelegatedSigner,
@@ -15,11 +21,12 @@ import {
   isCompositeSigners,
   mldsaViaSigner,
 } from './delegate.ts';
-import { akpMember, MlDsaSecret, mldsaPublicFromSeed, mldsaSign, mldsaVerify } from './mldsa.ts';
+import { akpMember, mldsaPublicFromSeed, mldsaSign, mldsaVerify } from './mldsa.ts';
 import { TRADITIONAL, type Traditional, type TraditionalKey } from './traditional.ts';
 import type { AlgorithmEntry } from './types.ts';
 
 const PREFIX = utf8('CompositeAlgorithmSignatures2025');
+const ZERO_RND = new Uint8Array(32);
 
 type PreHash = 'sha256' | 'sha512' | 'shake256';
 
@@ -31,13 +38,69 @@ export interface CompositeSpec {
   ph: PreHash;
 }
 
-export interface CompositePrivate {
-  mldsa: MlDsaSecret;
-  trad: TraditionalKey;
+const PRE_HASH_IDS = { sha256: 'SHA256', sha512: 'SHA512', shake256: 'SHAKE256' } as const;
+
+/**
+ * A composite private key. Backends with whole-composite support (the native addon) get a
+ * handle holding both halves, made once; the JS path (other backends) uses the ML-DSA key and
+ * node:crypto keys made on first use.
+ */
+export class CompositeSecret {
+  readonly mldsa: MlDsaSecretKey;
+  readonly #seed: Uint8Array;
+  readonly #trad: Uint8Array;
+  readonly #spec: CompositeSpec;
+  readonly #params: CompositeParams;
+  readonly #handles = new Map<BackendName, unknown>();
+  #tradKey: TraditionalKey | undefined;
+
+  constructor(spec: CompositeSpec, params: CompositeParams, seed: Uint8Array, trad: Uint8Array) {
+    this.#spec = spec;
+    this.#params = params;
+    this.#seed = new Uint8Array(seed);
+    this.#trad = new Uint8Array(trad);
+    this.mldsa = MlDsaSecretKey.from(spec.mldsa, seed);
+  }
+
+  /** Both halves prepared by this backend; the composite public key they derive, the first time. */
+  handle(backend: MlDsaBackend): { handle: unknown; publicKey?: Uint8Array } {
+    const h = this.#handles.get(backend.name);
+    if (h !== undefined) return { handle: h };
+    const made = (backend.composite as NonNullable<MlDsaBackend['composite']>).prepareSecret(
+      this.#params,
+      this.#seed,
+      this.#trad,
+    );
+    countSeedExpansion();
+    this.#handles.set(backend.name, made.handle);
+    return made;
+  }
+
+  tradKey(): TraditionalKey {
+    this.#tradKey ??= this.#spec.trad.fromRawPrivate(this.#trad);
+    return this.#tradKey;
+  }
 }
-interface CompositePublic {
-  mldsa: Uint8Array;
-  trad: TraditionalKey;
+
+/** A composite public key: node:crypto checked it at import; backends parse their own once. */
+class CompositePublic {
+  readonly mldsa: Uint8Array;
+  readonly trad: TraditionalKey;
+  readonly #bytes: Uint8Array;
+  readonly #prepared = new Map<BackendName, unknown>();
+  constructor(bytes: Uint8Array, mldsa: Uint8Array, trad: TraditionalKey) {
+    this.#bytes = bytes;
+    this.mldsa = mldsa;
+    this.trad = trad;
+  }
+  prepared(backend: MlDsaBackend, params: CompositeParams): unknown {
+    let p = this.#prepared.get(backend.name);
+    if (p === undefined) {
+      p = (backend.composite as NonNullable<MlDsaBackend['composite']>).preparePublic(params, this.#bytes);
+      this.#prepared.set(backend.name, p);
+    }
+    return p;
+  }
 }
 
 const preHash = (ph: PreHash, m: Uint8Array) =>
@@ -60,6 +123,12 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
   const mp = MLDSA_PARAMS[spec.mldsa];
   const { trad } = spec;
   const label = utf8(spec.label);
+  const params: CompositeParams = {
+    mldsa: spec.mldsa,
+    traditional: trad.id,
+    label,
+    preHash: PRE_HASH_IDS[spec.ph],
+  };
   const split = (bytes: Uint8Array, at: number) => [bytes.subarray(0, at), bytes.subarray(at)] as const;
   return {
     alg: spec.alg,
@@ -77,38 +146,63 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
       const s = seed ?? crypto.getRandomValues(new Uint8Array(SEED_BYTES));
       if (s.length !== SEED_BYTES) throw new JwkInvalid(`${spec.alg} ML-DSA seed must be 32 bytes`);
       const t = trad.generate(traditionalSecret);
-      const pub = concat(await mldsaPublicFromSeed(spec.mldsa, s), t.publicBytes);
+      const pub = concat(mldsaPublicFromSeed(spec.mldsa, s), t.publicBytes);
       const publicJwk = { kty: 'AKP', alg: spec.alg, pub: b64u(pub) };
       return { publicJwk, privateJwk: { ...publicJwk, priv: b64u(concat(s, t.privateBytes)) } };
     },
     async importPublic(jwk): Promise<CompositePublic> {
-      const [m, t] = split(akpMember(jwk, 'pub', mp.publicKey + trad.publicKeyBytes), mp.publicKey);
-      return { mldsa: m, trad: trad.importPublic(t) };
+      const bytes = akpMember(jwk, 'pub', mp.publicKey + trad.publicKeyBytes);
+      const [m, t] = split(bytes, mp.publicKey);
+      return new CompositePublic(bytes, m, trad.importPublic(t));
     },
     async importPrivate(jwk) {
       const pub = akpMember(jwk, 'pub', mp.publicKey + trad.publicKeyBytes);
-      const [seed, tsk] = split(akpMember(jwk, 'priv', SEED_BYTES + trad.privateKeyBytes), SEED_BYTES);
-      const tk = trad.importPrivate(tsk);
-      const derived = concat(await mldsaPublicFromSeed(spec.mldsa, seed), tk.publicBytes);
-      if (!equalBytes(derived, pub)) throw new JwkInvalid('JWK "pub" does not match "priv"');
-      const material: CompositePrivate = {
-        mldsa: new MlDsaSecret(spec.mldsa, new Uint8Array(seed)),
-        trad: tk,
-      };
+      const priv = akpMember(jwk, 'priv', SEED_BYTES + trad.privateKeyBytes);
+      const [seed, tsk] = split(priv, SEED_BYTES);
+      const material = new CompositeSecret(spec, params, seed, trad.rawPrivate(tsk));
+      priv.fill(0); // the key holds its own copies
+      // Derive the public key once, with the backend that will sign, and compare it with "pub".
+      const backend = chooseBackend({ context: true });
+      let derived: Uint8Array | undefined;
+      if (backend.composite) {
+        try {
+          derived = material.handle(backend).publicKey;
+        } catch {
+          throw new JwkInvalid(`invalid ${trad.name} component in "priv"`);
+        }
+      } else {
+        material.mldsa.prepared(backend);
+        derived = concat(
+          material.mldsa.publicKey ?? mldsaPublicFromSeed(spec.mldsa, seed),
+          material.tradKey().publicBytes,
+        );
+      }
+      if (!derived || !equalBytes(derived, pub)) throw new JwkInvalid('JWK "pub" does not match "priv"');
       return { material, publicJwk: { kty: 'AKP', alg: spec.alg, pub: jwk.pub as string } };
     },
     plausibleSignature: (sig) =>
       sig.length > mp.signature && sig.length <= mp.signature + trad.maxSignatureBytes,
     async sign(m, input, opts) {
-      const k = m as CompositePrivate;
+      const k = m as CompositeSecret;
+      const backend = chooseBackend({ context: true, rnd: !!opts.deterministic }, opts.backend);
+      if (backend.composite) {
+        // One backend call (one pool task natively) for both halves, M′ included.
+        const { handle } = k.handle(backend);
+        return backend.composite.sign(
+          params,
+          handle,
+          input.bytes,
+          opts.deterministic ? { rnd: ZERO_RND } : {},
+        );
+      }
       const mPrime = messageRepresentative(spec, input.bytes);
       const [mldsaSig, tradSig] = await Promise.all([
         mldsaSign(k.mldsa, mPrime, {
           context: label,
           ...(opts.deterministic ? { deterministic: true } : {}),
-          ...(opts.backend ? { backend: opts.backend } : {}),
+          backend: backend.name,
         }),
-        trad.sign(k.trad, mPrime),
+        trad.sign(k.tradKey(), mPrime),
       ]);
       return concat(mldsaSig, tradSig);
     },
@@ -126,6 +220,9 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
     },
     async verify(m, input, sig) {
       const k = m as CompositePublic;
+      const backend = chooseBackend({ context: true });
+      if (backend.composite)
+        return backend.composite.verify(params, k.prepared(backend, params), input.bytes, sig);
       const [mldsaSig, tradSig] = split(sig, mp.signature);
       const mPrime = messageRepresentative(spec, input.bytes);
       // Both halves are always checked: no early exit that would time which one failed.

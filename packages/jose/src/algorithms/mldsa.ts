@@ -2,36 +2,16 @@
 
 import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
-import type { BackendName, MlDsaBackend } from '../backends/types.ts';
+import { countSeedExpansion } from '../backends/stats.ts';
+import type { BackendName } from '../backends/types.ts';
 import { b64u, b64uDecode, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import { MlDsaSecretKey } from '../keys/mldsa-secret.ts';
 import { mldsaViaSigner } from './delegate.ts';
 import type { AlgorithmEntry, Jwk, SigningInput } from './types.ts';
 
 const EMPTY = new Uint8Array(0);
 const ZERO_RND = new Uint8Array(32);
-
-/** A seed plus the per-backend signing handles made from it, built once per key. */
-export class MlDsaSecret {
-  readonly #seed: Uint8Array;
-  readonly #prepared = new Map<BackendName, unknown>();
-  readonly alg: MlDsaAlg;
-  constructor(alg: MlDsaAlg, seed: Uint8Array) {
-    this.alg = alg;
-    this.#seed = seed;
-  }
-  get seed(): Uint8Array {
-    return this.#seed;
-  }
-  prepared(backend: MlDsaBackend): unknown {
-    let p = this.#prepared.get(backend.name);
-    if (p === undefined) {
-      p = backend.prepareSecret(this.alg, this.#seed);
-      this.#prepared.set(backend.name, p);
-    }
-    return p;
-  }
-}
 
 export interface MlDsaSignParams {
   context: Uint8Array;
@@ -41,7 +21,7 @@ export interface MlDsaSignParams {
 
 /** Shared by pure ML-DSA and the ML-DSA half of composites. */
 export async function mldsaSign(
-  secret: MlDsaSecret,
+  secret: MlDsaSecretKey,
   message: Uint8Array,
   p: MlDsaSignParams,
 ): Promise<Uint8Array> {
@@ -64,8 +44,23 @@ export async function mldsaVerify(
   return chooseBackend({ context: context.length > 0 }).verify(alg, publicKey, message, signature, context);
 }
 
-export const mldsaPublicFromSeed = (alg: MlDsaAlg, seed: Uint8Array) =>
-  chooseBackend().publicKeyFromSeed(alg, seed);
+export function mldsaPublicFromSeed(alg: MlDsaAlg, seed: Uint8Array): Uint8Array {
+  const pk = chooseBackend().publicKeyFromSeed(alg, seed);
+  countSeedExpansion();
+  return pk;
+}
+
+/**
+ * The prepared key of a private JWK whose `priv` must derive its `pub`: the seed is expanded
+ * once, by the backend that will sign with it, and the check uses that expansion's public key.
+ */
+export function preparedFromSeed(alg: MlDsaAlg, seed: Uint8Array, pub: Uint8Array): MlDsaSecretKey {
+  const key = MlDsaSecretKey.from(alg, seed, chooseBackend());
+  // A priv that does not derive pub would sign tokens nobody can verify: refuse it now.
+  if (!equalBytes(key.publicKey ?? mldsaPublicFromSeed(alg, seed), pub))
+    throw new JwkInvalid('JWK "pub" does not match "priv"');
+  return key;
+}
 
 /** Decodes an AKP member of an exact length, or throws JwkInvalid naming the member. */
 export function akpMember(jwk: Jwk, name: 'pub' | 'priv', length: number): Uint8Array {
@@ -101,15 +96,14 @@ export function mldsaEntry(alg: MlDsaAlg): AlgorithmEntry {
     async importPrivate(jwk) {
       const pub = akpMember(jwk, 'pub', p.publicKey);
       const seed = akpMember(jwk, 'priv', SEED_BYTES);
-      // A priv that does not derive pub would sign tokens nobody can verify: refuse it now.
-      if (!equalBytes(await mldsaPublicFromSeed(alg, seed), pub))
-        throw new JwkInvalid('JWK "pub" does not match "priv"');
-      return { material: new MlDsaSecret(alg, seed), publicJwk: { kty: 'AKP', alg, pub: jwk.pub as string } };
+      const material = preparedFromSeed(alg, seed, pub);
+      seed.fill(0); // the key holds its own copy
+      return { material, publicJwk: { kty: 'AKP', alg, pub: jwk.pub as string } };
     },
     plausibleSignature: (sig) => sig.length === p.signature,
     // Only these options reach the primitive: JOSE signs with the empty context, always.
     sign: (m, input: SigningInput, o) =>
-      mldsaSign(m as MlDsaSecret, input.bytes, {
+      mldsaSign(m as MlDsaSecretKey, input.bytes, {
         context: EMPTY,
         ...(o.deterministic ? { deterministic: true } : {}),
         ...(o.backend ? { backend: o.backend } : {}),

@@ -29,6 +29,8 @@ export interface Traditional {
   readonly ecdsaBytes?: number;
   /** The raw public key of this half from a component's public JWK, as -05 encodes it. */
   publicBytesOfJwk(jwk: Jwk): Uint8Array;
+  /** The id backends know it by (CompositeParams.traditional). */
+  readonly id: 'Ed25519' | 'ECDSA-P256' | 'ECDSA-P384' | 'Ed448';
   readonly publicKeyBytes: number;
   readonly privateKeyBytes: number;
   /** Exact for EdDSA, the DER maximum for ECDSA. */
@@ -36,6 +38,10 @@ export interface Traditional {
   unavailable(): string | undefined;
   generate(secret?: Uint8Array): { privateBytes: Uint8Array; publicBytes: Uint8Array };
   importPrivate(bytes: Uint8Array): TraditionalKey;
+  /** The raw key inside the -05 private encoding (EdDSA seed, ECDSA d); JwkInvalid if malformed. */
+  rawPrivate(bytes: Uint8Array): Uint8Array;
+  /** node:crypto keys from the raw key (for the JS path); JwkInvalid if it is not a valid key. */
+  fromRawPrivate(raw: Uint8Array): TraditionalKey;
   importPublic(bytes: Uint8Array): TraditionalKey;
   sign(key: TraditionalKey, message: Uint8Array): Uint8Array;
   verify(key: TraditionalKey, message: Uint8Array, signature: Uint8Array): boolean;
@@ -111,6 +117,18 @@ function ecdsa(curve: Curve): Traditional {
     });
     return { privateKey, publicKey: crypto.createPublicKey(privateKey), publicBytes: pub };
   };
+  const rawPrivate = (bytes: Uint8Array) => {
+    // Exactly the -05 form: fixed bytes around d, no publicKey field, nothing else accepted.
+    const n = curve.before.length;
+    if (
+      bytes.length !== ecPrivLen ||
+      !equalBytes(bytes.subarray(0, n), curve.before) ||
+      !equalBytes(bytes.subarray(n + curve.n), curve.after)
+    ) {
+      throw new JwkInvalid(`the ${curve.name} component of "priv" is not an ECPrivateKey of the -05 form`);
+    }
+    return bytes.subarray(n, n + curve.n);
+  };
   return {
     name: `ECDSA ${curve.name}`,
     joseAlgs: [curve.name === 'P-256' ? 'ES256' : 'ES384'],
@@ -124,6 +142,7 @@ function ecdsa(curve: Curve): Traditional {
         throw new JwkInvalid(`${curve.name} coordinates are ${curve.n} bytes`);
       return concat(Uint8Array.of(4), x, y);
     },
+    id: curve.name === 'P-256' ? 'ECDSA-P256' : 'ECDSA-P384',
     publicKeyBytes: 1 + 2 * curve.n,
     privateKeyBytes: ecPrivLen,
     maxSignatureBytes: 2 + 2 * (3 + curve.n),
@@ -139,18 +158,9 @@ function ecdsa(curve: Curve): Traditional {
       const k = fromRaw(d);
       return { privateBytes: concat(curve.before, d, curve.after), publicBytes: k.publicBytes };
     },
-    importPrivate(bytes) {
-      // Exactly the -05 form: fixed bytes around d, no publicKey field, nothing else accepted.
-      const n = curve.before.length;
-      if (
-        bytes.length !== ecPrivLen ||
-        !equalBytes(bytes.subarray(0, n), curve.before) ||
-        !equalBytes(bytes.subarray(n + curve.n), curve.after)
-      ) {
-        throw new JwkInvalid(`the ${curve.name} component of "priv" is not an ECPrivateKey of the -05 form`);
-      }
-      return fromRaw(bytes.subarray(n, n + curve.n));
-    },
+    importPrivate: (bytes) => fromRaw(rawPrivate(bytes)),
+    rawPrivate,
+    fromRawPrivate: fromRaw,
     importPublic(bytes) {
       if (bytes.length !== 1 + 2 * curve.n || bytes[0] !== 0x04) {
         throw new JwkInvalid(`the ${curve.name} component of "pub" must be an uncompressed point (0x04‖x‖y)`);
@@ -210,6 +220,10 @@ function eddsa(
     const der = publicKey.export({ format: 'der', type: 'spki' });
     return { privateKey, publicKey, publicBytes: new Uint8Array(der.subarray(der.length - size)) };
   };
+  const rawPrivate = (bytes: Uint8Array) => {
+    if (bytes.length !== size) throw new JwkInvalid(`the ${name} component of "priv" must be ${size} bytes`);
+    return bytes;
+  };
   return {
     name,
     joseAlgs: name === 'Ed25519' ? ['Ed25519', 'EdDSA'] : ['Ed448'],
@@ -217,6 +231,7 @@ function eddsa(
       if (jwk.kty !== 'OKP' || jwk.crv !== name) throw new JwkInvalid(`expected an OKP ${name} JWK`);
       return member(jwk, 'x');
     },
+    id: name,
     publicKeyBytes: size,
     privateKeyBytes: size,
     maxSignatureBytes: sigBytes,
@@ -226,11 +241,9 @@ function eddsa(
       if (seed.length !== size) throw new InvalidArgument(`${name} private key must be ${size} bytes`);
       return { privateBytes: seed, publicBytes: fromSeed(seed).publicBytes };
     },
-    importPrivate(bytes) {
-      if (bytes.length !== size)
-        throw new JwkInvalid(`the ${name} component of "priv" must be ${size} bytes`);
-      return fromSeed(bytes);
-    },
+    importPrivate: (bytes) => fromSeed(rawPrivate(bytes)),
+    rawPrivate,
+    fromRawPrivate: fromSeed,
     importPublic(bytes) {
       if (bytes.length !== size) throw new JwkInvalid(`the ${name} component of "pub" must be ${size} bytes`);
       try {

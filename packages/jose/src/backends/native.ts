@@ -1,5 +1,5 @@
 import { type MlDsaAlg, SEED_BYTES } from './params.ts';
-import type { BackendStatus, MlDsaBackend } from './types.ts';
+import type { BackendStatus, CompositeOps, CompositeParams, MlDsaBackend } from './types.ts';
 
 /**
  * @pqid/liboqs-node: liboqs with AVX2 and runtime CPU dispatch, signing on the libuv pool.
@@ -24,6 +24,8 @@ interface NativeScheme {
     message: Uint8Array,
     options?: { context?: Uint8Array; rnd?: Uint8Array },
   ): Promise<Uint8Array>;
+  /** Absent in an addon built before liboqs patch 0004. */
+  signMuAsync?(sk: NativeSecretKey, mu: Uint8Array, options?: { rnd?: Uint8Array }): Promise<Uint8Array>;
   verifyAsync(
     pk: Uint8Array,
     message: Uint8Array,
@@ -31,8 +33,19 @@ interface NativeScheme {
     context?: Uint8Array,
   ): Promise<boolean>;
 }
+type SignOptions = { context?: Uint8Array; rnd?: Uint8Array };
+interface NativeCompositeScheme {
+  keygen(seed: Uint8Array, traditional: Uint8Array): { publicKey: Uint8Array; secretKey: NativeSecretKey };
+  publicKey(bytes: Uint8Array): object;
+  sign(sk: NativeSecretKey, message: Uint8Array, options?: SignOptions): Uint8Array;
+  signAsync(sk: NativeSecretKey, message: Uint8Array, options?: SignOptions): Promise<Uint8Array>;
+  verify(pk: object, message: Uint8Array, signature: Uint8Array): boolean;
+  verifyAsync(pk: object, message: Uint8Array, signature: Uint8Array): Promise<boolean>;
+}
 interface NativeModule {
   scheme(alg: MlDsaAlg, options?: { implementation: 'auto' | 'ref' }): NativeScheme;
+  /** Absent in an addon built before composites were native (then the JS path signs them). */
+  composite?(params: CompositeParams & { implementation: 'auto' | 'ref' }): NativeCompositeScheme;
   info(): {
     liboqsVersion: string;
     build: string;
@@ -65,6 +78,56 @@ try {
 // Keys are freed (zeroised) when their JS handle is collected, not only when the process exits.
 const finalizer = new FinalizationRegistry<NativeSecretKey>((sk) => sk.free());
 
+/** A native signing handle, freed (zeroised) when the holder is collected. */
+function hold(sk: NativeSecretKey, publicKey?: Uint8Array): { sk: NativeSecretKey; publicKey?: Uint8Array } {
+  const holder = { sk, publicKey };
+  finalizer.register(holder, sk);
+  return holder;
+}
+
+/**
+ * Both halves of a composite in one native call: one pool task per signature, M′ and the
+ * pre-hash built in Rust, the traditional half through RustCrypto (see native/README.md).
+ */
+function compositeOps(implementation: 'auto' | 'ref'): CompositeOps | undefined {
+  if (typeof mod?.composite !== 'function') return undefined;
+  const native = mod as Required<NativeModule>;
+  // The params objects are the registry's constants: one native scheme each.
+  const schemes = new WeakMap<CompositeParams, NativeCompositeScheme>();
+  const scheme = (p: CompositeParams) => {
+    let s = schemes.get(p);
+    if (!s) {
+      s = native.composite({ ...p, implementation });
+      schemes.set(p, s);
+    }
+    return s;
+  };
+  const opts = (rnd?: Uint8Array) => (rnd ? { rnd } : undefined);
+  return {
+    prepareSecret(p, seed, traditional) {
+      const { publicKey, secretKey } = scheme(p).keygen(seed, traditional);
+      return { handle: hold(secretKey), publicKey };
+    },
+    preparePublic: (p, publicKey) => scheme(p).publicKey(publicKey),
+    sign: (p, handle, message, { rnd }) =>
+      scheme(p).signAsync((handle as { sk: NativeSecretKey }).sk, message, opts(rnd)),
+    signSync: (p, handle, message, { rnd }) =>
+      scheme(p).sign((handle as { sk: NativeSecretKey }).sk, message, opts(rnd)),
+    verify(p, publicKey, message, signature) {
+      return scheme(p)
+        .verifyAsync(publicKey as object, message, signature)
+        .catch(() => false);
+    },
+    verifySync(p, publicKey, message, signature) {
+      try {
+        return scheme(p).verify(publicKey as object, message, signature);
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
 /**
  * `native` uses the implementation liboqs would pick (AVX2 where the CPU has it); `native-ref`
  * forces the portable C code of the same addon. native-ref is never chosen automatically:
@@ -72,6 +135,7 @@ const finalizer = new FinalizationRegistry<NativeSecretKey>((sk) => sk.free());
  */
 function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 'ref'): MlDsaBackend {
   const scheme = (alg: MlDsaAlg) => (mod as NativeModule).scheme(alg, { implementation });
+  const composite = compositeOps(implementation);
   let status: BackendStatus | undefined;
   const computeStatus = (): BackendStatus => {
     if (!mod) {
@@ -90,7 +154,12 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
       available: true,
       implementation: `liboqs ${i.liboqsVersion} ${scheme('ML-DSA-65').implementation} (${i.build}${from})`,
       selfTest: { ok: i.selfTest.ok, checks: i.selfTest.checks, milliseconds: i.selfTest.milliseconds },
-      capabilities: { rnd: true, context: true, expandedKeys: true },
+      capabilities: {
+        rnd: true,
+        context: true,
+        expandedKeys: true,
+        externalMu: typeof scheme('ML-DSA-65').signMuAsync === 'function',
+      },
     };
   };
   return {
@@ -104,10 +173,25 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
     },
     prepareSecret(alg, secret) {
       const s = scheme(alg);
-      const sk = secret.length === SEED_BYTES ? s.keygen(secret).secretKey : s.importSecretKey(secret);
-      const holder = { sk };
-      finalizer.register(holder, sk);
-      return holder;
+      if (secret.length !== SEED_BYTES) return hold(s.importSecretKey(secret));
+      const { publicKey, secretKey } = s.keygen(secret);
+      return hold(secretKey, publicKey);
+    },
+    publicKeyOf: (_alg, prepared) => (prepared as { publicKey?: Uint8Array }).publicKey,
+    /**
+     * PQID_NATIVE_COMPOSITES=off (read per use) signs and verifies composites the split way, the
+     * ML-DSA half here and the traditional half through node:crypto: OpenSSL's P-256 and Ed448
+     * cost less CPU than RustCrypto's, but run on the event loop (docs/BENCHMARKS.md compares).
+     */
+    get composite() {
+      return process.env.PQID_NATIVE_COMPOSITES === 'off' ? undefined : composite;
+    },
+    /** External μ (liboqs patch 0004): FIPS 204 signing from line 7 of Algorithm 7, on the pool. */
+    signMu(alg, prepared, mu, { rnd }) {
+      const { sk } = prepared as { sk: NativeSecretKey };
+      const s = scheme(alg);
+      if (!s.signMuAsync) return Promise.reject(new Error('this addon has no external μ'));
+      return s.signMuAsync(sk, mu, rnd ? { rnd } : undefined);
     },
     sign(alg, prepared, message, { context, rnd }) {
       const { sk } = prepared as { sk: NativeSecretKey };

@@ -13,8 +13,10 @@ const slh = {
 
 class NobleSecret {
   readonly #sk: Uint8Array;
-  constructor(sk: Uint8Array) {
+  readonly publicKey: Uint8Array | undefined;
+  constructor(sk: Uint8Array, publicKey?: Uint8Array) {
     this.#sk = sk;
+    this.publicKey = publicKey;
   }
   get bytes(): Uint8Array {
     return this.#sk;
@@ -64,8 +66,11 @@ export const nobleBackend: MlDsaBackend = {
     return impl[alg].keygen(seed).publicKey;
   },
   prepareSecret(alg: MlDsaAlg, secret: Uint8Array) {
-    return new NobleSecret(secret.length === SEED_BYTES ? impl[alg].keygen(secret).secretKey : secret);
+    if (secret.length !== SEED_BYTES) return new NobleSecret(secret);
+    const k = impl[alg].keygen(secret);
+    return new NobleSecret(k.secretKey, k.publicKey);
   },
+  publicKeyOf: (_alg, prepared) => (prepared as NobleSecret).publicKey,
   signSync(alg, prepared, message, { context, rnd }) {
     return impl[alg].sign(message, (prepared as NobleSecret).bytes, {
       context,

@@ -162,6 +162,10 @@ export const nodeBackend: MlDsaBackend = {
   prepareSecret(alg, secret) {
     return crypto.createPrivateKey({ key: Buffer.from(pkcs8(alg, secret)), format: 'der', type: 'pkcs8' });
   },
+  publicKeyOf(alg, prepared) {
+    const der = crypto.createPublicKey(prepared as KeyObject).export({ format: 'der', type: 'spki' });
+    return new Uint8Array(der.subarray(der.length - MLDSA_PARAMS[alg].publicKey));
+  },
   sign(_alg, prepared, message, { context }) {
     return signAsync(message, withContext(prepared as KeyObject, context));
   },

@@ -41,6 +41,55 @@ export interface SignParams {
   rnd?: Uint8Array;
 }
 
+/** One composite ML-DSA algorithm, as draft-ietf-jose-pq-composite-sigs-05 defines it. */
+export interface CompositeParams {
+  mldsa: MlDsaAlg;
+  traditional: 'Ed25519' | 'ECDSA-P256' | 'ECDSA-P384' | 'Ed448';
+  /** The Label: the ML-DSA half's context and part of M′. */
+  label: Uint8Array;
+  preHash: 'SHA256' | 'SHA512' | 'SHAKE256';
+}
+
+/**
+ * Composite signatures done whole by the backend (both halves, M′ and the pre-hash), so that one
+ * composite costs the event loop what one ML-DSA signature does. Backends without it leave the
+ * composite to the JS path (ML-DSA half on the backend, traditional half through node:crypto).
+ */
+export interface CompositeOps {
+  /**
+   * Both halves from the ML-DSA seed and the raw traditional key (EdDSA seed or ECDSA d): the
+   * signing handle and the composite public key derived from them.
+   */
+  prepareSecret(
+    p: CompositeParams,
+    seed: Uint8Array,
+    traditional: Uint8Array,
+  ): { handle: unknown; publicKey: Uint8Array };
+  /** A checked public key (throws for an ECDSA point off the curve). */
+  preparePublic(p: CompositeParams, publicKey: Uint8Array): unknown;
+  /** Signs the JWS signing input itself (the backend builds M′). `rnd` as for ML-DSA. */
+  sign(
+    p: CompositeParams,
+    handle: unknown,
+    message: Uint8Array,
+    params: { rnd?: Uint8Array },
+  ): Promise<Uint8Array>;
+  signSync(
+    p: CompositeParams,
+    handle: unknown,
+    message: Uint8Array,
+    params: { rnd?: Uint8Array },
+  ): Uint8Array;
+  /** False for every invalid signature, whatever is wrong with it. */
+  verify(
+    p: CompositeParams,
+    publicKey: unknown,
+    message: Uint8Array,
+    signature: Uint8Array,
+  ): Promise<boolean>;
+  verifySync(p: CompositeParams, publicKey: unknown, message: Uint8Array, signature: Uint8Array): boolean;
+}
+
 /**
  * The one seam between pqid and an ML-DSA implementation. Secrets are prepared once per key
  * (expanding a seed costs as much as a signature) into whatever the backend signs with.
@@ -64,6 +113,10 @@ export interface MlDsaBackend {
   publicKeyFromSeed(alg: MlDsaAlg, seed: Uint8Array): Uint8Array;
   /** Turn a seed or an expanded secret key into this backend's signing handle. */
   prepareSecret(alg: MlDsaAlg, secret: Uint8Array): unknown;
+  /** The public key of a handle prepared from a seed (so importing a key expands it once). */
+  publicKeyOf(alg: MlDsaAlg, prepared: unknown): Uint8Array | undefined;
+  /** Whole composites in one backend call; absent where the backend has no such path. */
+  readonly composite?: CompositeOps;
   /** Off the event loop where the backend can (native, node); the hot path. */
   sign(alg: MlDsaAlg, prepared: unknown, message: Uint8Array, params: SignParams): Promise<Uint8Array>;
   /**

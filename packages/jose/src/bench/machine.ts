@@ -8,6 +8,8 @@ import type { BackendStatus } from '../backends/types.ts';
 
 export interface Machine {
   cpu: string;
+  /** The instruction-set extensions that decide which code runs (AVX2 ML-DSA, SHA/AES, …). */
+  cpuFlags: string;
   cores: number;
   memoryGiB: number;
   os: string;
@@ -17,6 +19,33 @@ export interface Machine {
   loadavg: [number, number, number];
   packages: Record<string, string>;
   backends: BackendStatus[];
+}
+
+/** Flags that matter here, as the kernel reports them (x86: /proc/cpuinfo). */
+const FLAGS = [
+  'avx2',
+  'avx512f',
+  'avx512ifma',
+  'bmi2',
+  'adx',
+  'popcnt',
+  'aes',
+  'sha_ni',
+  'vaes',
+  'asimd',
+  'sha2',
+  'sha3',
+];
+function cpuFlags(): string {
+  try {
+    const m = /^(?:flags|Features)\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    const have = new Set(m?.[1]?.split(/\s+/) ?? []);
+    const on = FLAGS.filter((f) => have.has(f));
+    const off = FLAGS.filter((f) => !have.has(f) && (f.startsWith('avx') || f === 'bmi2' || f === 'sha_ni'));
+    return `${on.join(' ') || 'none of interest'}${off.length ? ` (no ${off.join(', ')})` : ''}`;
+  } catch {
+    return 'unknown';
+  }
 }
 
 function cpuModel(): string {
@@ -55,6 +84,7 @@ function packageVersion(name: string): string {
 export function machine(): Machine {
   return {
     cpu: cpuModel(),
+    cpuFlags: cpuFlags(),
     cores: os.availableParallelism(),
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     os: `${os.type()} ${os.release()} ${os.arch()}`,

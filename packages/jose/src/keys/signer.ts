@@ -6,7 +6,7 @@
  * which is also how a key manager treats its sealed keys and how the interface is tested.
  */
 import { constants, KeyObject, sign as nodeSign } from 'node:crypto';
-import { COMPOSITES, type CompositePrivate } from '../algorithms/composite.ts';
+import { COMPOSITES, type CompositeSecret } from '../algorithms/composite.ts';
 import {
   type CompositeSigners,
   DelegatedMaterial,
@@ -15,7 +15,7 @@ import {
   type KeySigners,
   type SignRequest,
 } from '../algorithms/delegate.ts';
-import { akpMember, type MlDsaSecret, mldsaSign } from '../algorithms/mldsa.ts';
+import { akpMember, mldsaSign } from '../algorithms/mldsa.ts';
 import { keyServesAlg, lookup } from '../algorithms/registry.ts';
 import { type SlhDsaSecret, slhDsaSign } from '../algorithms/slhdsa.ts';
 import type { Jwk } from '../algorithms/types.ts';
@@ -25,6 +25,7 @@ import { b64u, concat } from '../encoding.ts';
 import { InvalidArgument, KeyMismatch, SignerUnsupported } from '../errors.ts';
 import { materialOf, PrivateKey, type PublicKey } from './handles.ts';
 import { importJWK } from './jwk.ts';
+import type { MlDsaSecretKey } from './mldsa-secret.ts';
 
 export interface DelegatedKeyOptions {
   /** The JOSE algorithm; required for a composite, else the signer's (Ed25519 keys may say EdDSA). */
@@ -105,7 +106,7 @@ const ZERO_RND = new Uint8Array(RND_BYTES);
 
 function mldsaSigner(
   alg: string,
-  secret: MlDsaSecret,
+  secret: MlDsaSecretKey,
   publicJwk: Jwk,
   o: LocalSignerOptions,
 ): DelegatedSigner {
@@ -166,7 +167,7 @@ export function localSigner(key: PrivateKey, opts: LocalSignerOptions = {}): Key
   const publicJwk = { ...key.publicKey.jwk } as Jwk;
   switch (key.entry.family) {
     case 'ml-dsa':
-      return mldsaSigner(key.alg, m as MlDsaSecret, publicJwk, opts);
+      return mldsaSigner(key.alg, m as MlDsaSecretKey, publicJwk, opts);
     case 'slh-dsa': {
       const secret = m as SlhDsaSecret;
       return {
@@ -190,7 +191,8 @@ export function localSigner(key: PrivateKey, opts: LocalSignerOptions = {}): Key
     case 'composite': {
       const spec = COMPOSITES.find((c) => c.alg === key.alg);
       if (!spec) throw new InvalidArgument(`unknown composite ${key.alg}`);
-      const k = m as CompositePrivate;
+      const k = m as CompositeSecret;
+      const tradKey = k.tradKey();
       const pub = akpMember(publicJwk, 'pub', MLDSA_PARAMS[spec.mldsa].publicKey + spec.trad.publicKeyBytes);
       const mldsa = mldsaSigner(
         spec.mldsa,
@@ -201,10 +203,10 @@ export function localSigner(key: PrivateKey, opts: LocalSignerOptions = {}): Key
       const tradAlg = spec.trad.joseAlgs[0] as string;
       const traditional: DelegatedSigner = {
         alg: tradAlg,
-        publicJwk: { ...(k.trad.publicKey.export({ format: 'jwk' }) as Jwk), alg: tradAlg },
+        publicJwk: { ...(tradKey.publicKey.export({ format: 'jwk' }) as Jwk), alg: tradAlg },
         capabilities: { message: true, context: false, externalMu: false, ecdsaEncoding: 'der' },
         async sign(req) {
-          return spec.trad.sign(k.trad, messageOnly(req, tradAlg));
+          return spec.trad.sign(tradKey, messageOnly(req, tradAlg));
         },
       };
       return { mldsa, traditional } satisfies CompositeSigners;

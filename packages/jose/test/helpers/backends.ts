@@ -25,31 +25,38 @@ export function describeBackends(): string {
 }
 
 /**
- * Runs `fn` with PQID_BACKEND=name and returns its result plus how many ML-DSA or SLH-DSA verify
- * and sign calls reached that backend.
+ * Runs `fn` with PQID_BACKEND=name and returns its result plus how many ML-DSA, SLH-DSA or
+ * whole-composite verify and sign calls reached that backend.
  */
 export async function onBackend<T>(
   name: BackendName,
   fn: () => Promise<T>,
 ): Promise<{ result: T; verifyCalls: number; signCalls: number }> {
   const b = getBackend(name);
-  // ML-DSA and, where the backend has it, SLH-DSA: either family's work counts.
-  const spies: { mock: { calls: unknown[] }; mockRestore(): void }[] = [
-    vi.spyOn(b, 'verify'),
-    vi.spyOn(b, 'sign'),
-  ];
-  if (b.slhDsa) spies.push(vi.spyOn(b.slhDsa, 'verify'), vi.spyOn(b.slhDsa, 'sign'));
-  const calls = (i: number) =>
-    spies.filter((_, j) => j % 2 === i).reduce((n, s) => n + s.mock.calls.length, 0);
+  // ML-DSA, and where the backend has them SLH-DSA and whole composites (native signs and
+  // verifies a composite in one call): any family's work counts.
+  const spies = {
+    verify: [
+      vi.spyOn(b, 'verify'),
+      ...(b.slhDsa ? [vi.spyOn(b.slhDsa, 'verify')] : []),
+      ...(b.composite ? [vi.spyOn(b.composite, 'verify')] : []),
+    ],
+    sign: [
+      vi.spyOn(b, 'sign'),
+      ...(b.slhDsa ? [vi.spyOn(b.slhDsa, 'sign')] : []),
+      ...(b.composite ? [vi.spyOn(b.composite, 'sign')] : []),
+    ],
+  };
+  const calls = (s: { mock: { calls: unknown[] } }[]) => s.reduce((n, x) => n + x.mock.calls.length, 0);
   const prev = process.env.PQID_BACKEND;
   process.env.PQID_BACKEND = name;
   try {
     const result = await fn();
-    return { result, verifyCalls: calls(0), signCalls: calls(1) };
+    return { result, verifyCalls: calls(spies.verify), signCalls: calls(spies.sign) };
   } finally {
     if (prev === undefined) delete process.env.PQID_BACKEND;
     else process.env.PQID_BACKEND = prev;
-    for (const s of spies) s.mockRestore();
+    for (const s of [...spies.verify, ...spies.sign]) s.mockRestore();
   }
 }
 

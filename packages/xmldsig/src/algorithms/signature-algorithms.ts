@@ -20,7 +20,8 @@ import {
   slhdsa,
 } from '@pqid/jose';
 import type { ErrorFirstCallback, SignatureAlgorithm } from 'xml-crypto';
-import { classicalPrivateKey, isMlDsa, isSlhDsa, mlDsaSeed, slhDsaSecretKey } from '../keys.ts';
+import { classicalPrivateKey, isMlDsa, isSlhDsa, slhDsaSecretKey } from '../keys.ts';
+import { preparedMlDsaKey } from '../signing-keys.ts';
 import { SIGNATURE_URIS, type XmlSignatureAlg } from '../uris.ts';
 import { type CertificatePublicKey, classicalKeyObject } from '../x509/spki.ts';
 import { bytesOf, signatureBytes, signingJwk, signingKey, verificationKey } from './key-material.ts';
@@ -111,19 +112,22 @@ const noSyncHandles = () => {
   throw new InvalidArgument('a @pqid/jose PrivateKey handle signs asynchronously: use signXmlAsync');
 };
 
-/** Pure ML-DSA (FIPS 204) with the empty context over the canonical SignedInfo octets. */
+/**
+ * Pure ML-DSA (FIPS 204) with the empty context over the canonical SignedInfo octets. A key is
+ * never expanded per signature: a handle brings its prepared key, a JWK is prepared once.
+ */
 export function mlDsaAlgorithm(alg: MlDsaAlg, opts: AlgorithmOptions = {}): SignatureAlgorithmClass {
   return algorithmClass(
     alg,
     (data, key) =>
-      key instanceof PrivateKey ? noSyncHandles() : mldsa.signSync(alg, mlDsaSeed(jwkFor(alg, key)), data),
+      key instanceof PrivateKey ? noSyncHandles() : mldsa.signSync(alg, preparedMlDsaKey(alg, key), data),
     (data, pk, sig) => !!pk.raw && mldsa.verifySync(alg, pk.raw, data, sig),
     opts,
     async (data, key) => {
       const k = signingKey(key);
       return k instanceof PrivateKey
         ? signMessage(handleFor(alg, k), data)
-        : mldsa.sign(alg, mlDsaSeed(jwkFor(alg, k)), data);
+        : mldsa.sign(alg, preparedMlDsaKey(alg, k), data);
     },
   );
 }

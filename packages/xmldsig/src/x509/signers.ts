@@ -7,7 +7,8 @@
 import { sign as nodeSign, verify as nodeVerify } from 'node:crypto';
 import { type MlDsaAlg, mldsa, PrivateKey, type SlhDsaAlg, signMessage, slhdsa } from '@pqid/jose';
 import { CertificateInvalid } from '../errors.ts';
-import { classicalPrivateKey, type Jwk, mlDsaSeed, type SigningKey, slhDsaSecretKey } from '../keys.ts';
+import { classicalPrivateKey, type Jwk, type SigningKey, slhDsaSecretKey } from '../keys.ts';
+import { preparedMlDsaKey } from '../signing-keys.ts';
 import { MLDSA_OIDS, OID, SLHDSA_OIDS } from './oids.ts';
 import { type CertificatePublicKey, classicalKeyObject } from './spki.ts';
 
@@ -28,7 +29,7 @@ function mlDsaAlgorithm(alg: MlDsaAlg): CertificateSignatureAlgorithm {
     nullParameters: false,
     // RFC 9881: pure ML-DSA over the DER TBSCertificate, empty context.
     sign: (key, tbs) =>
-      key instanceof PrivateKey ? signMessage(key, tbs) : mldsa.sign(alg, mlDsaSeed(key), tbs),
+      key instanceof PrivateKey ? signMessage(key, tbs) : mldsa.sign(alg, preparedMlDsaKey(alg, key), tbs),
     verify: async (issuer, tbs, sig) =>
       issuer.alg === alg && !!issuer.raw && mldsa.verify(alg, issuer.raw, tbs, sig),
   };

@@ -12,6 +12,10 @@
 #define crypto_sign_keypair DILITHIUM_NAMESPACE(keypair)
 int crypto_sign_keypair(uint8_t *pk, uint8_t *sk);
 
+/* [pqid] FIPS 204 ML-DSA.KeyGen_internal(xi): the key pair from a caller's 32-byte seed. */
+#define crypto_sign_keypair_internal DILITHIUM_NAMESPACE(keypair_internal)
+OQS_API int crypto_sign_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t seed[SEEDBYTES]);
+
 #define crypto_sign_signature_internal DILITHIUM_NAMESPACE(signature_internal)
 OQS_API int crypto_sign_signature_internal(uint8_t *sig,
                                    size_t *siglen,
@@ -21,6 +25,11 @@ OQS_API int crypto_sign_signature_internal(uint8_t *sig,
                                    size_t prelen,
                                    const uint8_t rnd[RNDBYTES],
                                    const uint8_t *sk);
+
+/* [pqid] Sign_internal from an external mu (64 bytes). */
+#define crypto_sign_signature_extmu DILITHIUM_NAMESPACE(signature_extmu)
+OQS_API int crypto_sign_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[CRHBYTES],
+                                        const uint8_t rnd[RNDBYTES], const uint8_t *sk);
 
 #define crypto_sign_signature DILITHIUM_NAMESPACE(signature)
 int crypto_sign_signature(uint8_t *sig, size_t *siglen,

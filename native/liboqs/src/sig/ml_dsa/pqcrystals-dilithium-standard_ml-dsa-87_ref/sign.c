@@ -1,4 +1,5 @@
 #include <stdint.h>
+#include <string.h>
 #include "params.h"
 #include "sign.h"
 #include "packing.h"
@@ -20,7 +21,7 @@
 *
 * Returns 0 (success)
 **************************************************/
-int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
+int crypto_sign_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t seed[SEEDBYTES]) {
   uint8_t seedbuf[2*SEEDBYTES + CRHBYTES];
   uint8_t tr[TRBYTES];
   const uint8_t *rho, *rhoprime, *key;
@@ -28,8 +29,8 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
   polyvecl s1, s1hat;
   polyveck s2, t1, t0;
 
-  /* Get randomness for rho, rhoprime and key */
-  randombytes(seedbuf, SEEDBYTES);
+  /* Expand the caller's seed xi into rho, rhoprime and key (FIPS 204 Algorithm 6). [pqid] */
+  memcpy(seedbuf, seed, SEEDBYTES);
   seedbuf[SEEDBYTES+0] = K;
   seedbuf[SEEDBYTES+1] = L;
   shake256(seedbuf, 2*SEEDBYTES + CRHBYTES, seedbuf, SEEDBYTES+2);
@@ -66,6 +67,16 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
   return 0;
 }
 
+/* [pqid] The random-seed entry point, now a wrapper around KeyGen_internal. */
+int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
+  uint8_t seed[SEEDBYTES];
+  int ret;
+  randombytes(seed, SEEDBYTES);
+  ret = crypto_sign_keypair_internal(pk, sk, seed);
+  OQS_MEM_cleanse(seed, SEEDBYTES);
+  return ret;
+}
+
 /*************************************************
 * Name:        crypto_sign_signature_internal
 *
@@ -82,14 +93,16 @@ int crypto_sign_keypair(uint8_t *pk, uint8_t *sk) {
 *
 * Returns 0 (success)
 **************************************************/
-int crypto_sign_signature_internal(uint8_t *sig,
+/* [pqid] The body of crypto_sign_signature_internal; extmu != NULL is an external mu. */
+static int signature_core(uint8_t *sig,
                                    size_t *siglen,
                                    const uint8_t *m,
                                    size_t mlen,
                                    const uint8_t *pre,
                                    size_t prelen,
                                    const uint8_t rnd[RNDBYTES],
-                                   const uint8_t *sk)
+                                   const uint8_t *sk,
+                                   const uint8_t *extmu)
 {
   unsigned int n;
   uint8_t seedbuf[2*SEEDBYTES + TRBYTES + 2*CRHBYTES];
@@ -107,6 +120,11 @@ int crypto_sign_signature_internal(uint8_t *sig,
   rhoprime = mu + CRHBYTES;
   unpack_sk(rho, tr, key, &t0, &s1, &s2, sk);
 
+  if (extmu != NULL) {
+    /* [pqid] External mu: FIPS 204 Algorithm 7 from line 7, mu given by the caller. */
+    shake256_inc_init(&state);
+    memcpy(mu, extmu, CRHBYTES);
+  } else {
   /* Compute mu = CRH(tr, pre, msg) */
   shake256_inc_init(&state);
   shake256_inc_absorb(&state, tr, TRBYTES);
@@ -114,6 +132,7 @@ int crypto_sign_signature_internal(uint8_t *sig,
   shake256_inc_absorb(&state, m, mlen);
   shake256_inc_finalize(&state);
   shake256_inc_squeeze(mu, CRHBYTES, &state);
+  }
 
   /* Compute rhoprime = CRH(key, rnd, mu) */
   shake256_inc_ctx_reset(&state);
@@ -188,6 +207,20 @@ rej:
   pack_sig(sig, sig, &z, &h);
   *siglen = CRYPTO_BYTES;
   return 0;
+}
+
+/* [pqid] Unchanged entry point, through the shared body. */
+int crypto_sign_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                   const uint8_t *pre, size_t prelen, const uint8_t rnd[RNDBYTES], const uint8_t *sk)
+{
+  return signature_core(sig, siglen, m, mlen, pre, prelen, rnd, sk, NULL);
+}
+
+/* [pqid] FIPS 204 ML-DSA.Sign_internal from a caller-computed mu = H(tr || M', 64): external mu. */
+int crypto_sign_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[CRHBYTES],
+                                const uint8_t rnd[RNDBYTES], const uint8_t *sk)
+{
+  return signature_core(sig, siglen, NULL, 0, NULL, 0, rnd, sk, mu);
 }
 
 /*************************************************
