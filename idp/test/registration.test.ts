@@ -198,13 +198,18 @@ describe('dynamic client registration (inject)', () => {
       const file = join(dir.dir, 'client.json');
       writeFileSync(file, JSON.stringify(metadata));
       let stderr = '';
-      const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      let stdout = '';
+      const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
+        stdout += String(s);
+        return true;
+      });
       const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
         stderr += String(s);
         return true;
       });
       try {
-        return { code: await runCli(['clients', 'add', '--metadata', file], [clientsCommand]), stderr };
+        const code = await runCli(['clients', 'add', '--metadata', file], [clientsCommand]);
+        return { code, stderr, stdout };
       } finally {
         o.mockRestore();
         e.mockRestore();
@@ -216,6 +221,8 @@ describe('dynamic client registration (inject)', () => {
         { redirect_uris: [RP], userinfo_signed_response_alg: 'HS512' },
         { redirect_uris: [RP], request_object_signing_alg: 'ML-DSA-65' },
         { redirect_uris: [RP], dpop_bound_access_tokens: 'true' },
+        { redirect_uris: [RP], default_acr_values: ['urn:example:gold'] },
+        { redirect_uris: [RP], default_acr_values: 'urn:pqid:acr:mfa' },
       ];
       for (const metadata of bad) {
         const viaApi = (await register(metadata)).json().error_description as string;
@@ -227,9 +234,14 @@ describe('dynamic client registration (inject)', () => {
         redirect_uris: [RP],
         id_token_signed_response_alg: 'ML-DSA-44',
         dpop_bound_access_tokens: true,
+        default_acr_values: ['urn:pqid:acr:mfa'],
       };
-      expect((await register(good)).statusCode).toBe(201);
-      expect((await cli(good)).code).toBe(0);
+      const registered = await register(good);
+      expect(registered.statusCode).toBe(201);
+      expect(registered.json().default_acr_values).toEqual(['urn:pqid:acr:mfa']);
+      const added = await cli(good);
+      expect(added.code).toBe(0);
+      expect(JSON.parse(added.stdout).default_acr_values).toEqual(['urn:pqid:acr:mfa']);
     } finally {
       process.env = saved;
       dir.cleanup();
