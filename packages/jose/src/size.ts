@@ -137,10 +137,17 @@ export function joinCookieChunks(
   name: string,
   cookies: Record<string, string | undefined>,
 ): string | undefined {
-  if (cookies[name] !== undefined) return cookies[name];
+  // Own string members only: a parsed cookie jar is a plain object, and a name such as
+  // `constructor` must not read Object.prototype's members.
+  const get = (key: string): string | undefined => {
+    const v = Object.hasOwn(cookies, key) ? cookies[key] : undefined;
+    return typeof v === 'string' ? v : undefined;
+  };
+  const whole = get(name);
+  if (whole !== undefined) return whole;
   let out = '';
   for (let i = 0; ; i++) {
-    const v = cookies[`${name}.${i}`];
+    const v = get(`${name}.${i}`);
     if (v === undefined) return i === 0 ? undefined : out;
     out += v;
   }
