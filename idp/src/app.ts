@@ -11,7 +11,9 @@ export { registerClient } from './clients/register.ts';
 
 import { type Config, ConfigError } from './config.ts';
 import type { IdpContext } from './context.ts';
-import { type Kek, loadKek } from './crypto/kek.ts';
+import { type Kek, kekReloader, loadKek } from './crypto/kek.ts';
+import { auditMessage } from './keys/audit.ts';
+import { openKeyProviders } from './keys/external.ts';
 import { keyManagerFromConfig } from './keys/from-config.ts';
 import { requireNativeIfAsked } from './mldsa-backend.ts';
 import { dpopNonceKey } from './oidc/dpop.ts';
@@ -56,11 +58,20 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     );
   }
   const storage = openStorage(config.databaseUrl);
+  let closeKeys = async () => {};
   try {
     const keyStore = storage.adapter('SigningKey');
     const haveKeys = (await keyStore.list()).length > 0;
     const kek = loadKek({ env, dataDir: config.dataDir, haveKeys, warn });
-    const keys = keyManagerFromConfig(keyStore, kek, config, storage.adapter('Lock'));
+    const providers = await openKeyProviders(config.keys.signers, { env });
+    const reloadKek = kekReloader(kek, env);
+    const keys = keyManagerFromConfig(keyStore, kek, config, {
+      locks: storage.adapter('Lock'),
+      providers,
+      ...(reloadKek ? { reloadKek } : {}),
+      actor: 'server',
+    });
+    closeKeys = () => keys.close();
     await keys.load();
     const ctx: IdpContext = {
       config,
@@ -87,6 +98,8 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       dpopNonceKey: dpopNonceKey(kek.key),
     });
+    // Key operations so far (migration, first keys, purges) and from now on, in the server's log.
+    keys.auditTo((e) => app.log.info({ audit: 'keys', ...e }, auditMessage(e)));
     // Rotations made by `pqid keys rotate` in another process reach this one on the next re-read.
     const stopRefresh = keys.autoRefresh(config.keys.refreshInterval, (err) =>
       app.log.error({ err }, 'reloading signing keys failed; keeping the current ones'),
@@ -108,10 +121,12 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
         stopRefresh();
         await stopPurge();
         await app.close();
+        await keys.close();
         await storage.close();
       },
     };
   } catch (e) {
+    await closeKeys();
     await storage.close();
     throw e;
   }

@@ -153,7 +153,7 @@ async function add(rest: string[]): Promise<void> {
         throw new CliError('ERR_CLIENT_EXISTS', `client ${input.client_id} already exists; remove it first`);
       // Publishes every key its tokens may need (placement included) before it can get one.
       const { client, clientSecret } = await registerClient(ctx, input);
-      const place = (purpose: SigningPurpose, alg: string) =>
+      const place = (purpose: Exclude<SigningPurpose, 'cold'>, alg: string) =>
         resolveAlg(ctx.keys.placement, purpose, alg, ctx.config.defaultSigningAlg);
       const idTokenAlg = place('id_token', client.id_token_signed_response_alg);
       const accessTokenAlg = place(
