@@ -15,6 +15,7 @@ import { type Kek, kekReloader, loadKek } from './crypto/kek.ts';
 import { auditMessage } from './keys/audit.ts';
 import { openKeyProviders } from './keys/external.ts';
 import { keyManagerFromConfig } from './keys/from-config.ts';
+import { warnSlowHotPath } from './keys/hot-path.ts';
 import { requireNativeIfAsked } from './mldsa-backend.ts';
 import { dpopNonceKey } from './oidc/dpop.ts';
 import { resourceServerAlgs } from './oidc/protocol-config.ts';
@@ -45,6 +46,7 @@ export interface CreateIdpOptions {
 export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Promise<Idp> {
   const env = opts.env ?? process.env;
   const warn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_KEK' }));
+  const slowWarn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_SLOW_HOT_PATH' }));
   requireNativeIfAsked(env);
   const available = algorithms();
   if (!available.includes(config.defaultSigningAlg)) {
@@ -78,7 +80,9 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       storage,
       keys,
       accounts: new Accounts(storage.adapter('Account')),
-      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg),
+      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
+        allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
+      }),
       // Lockouts count failures from every instance on this store (login-limiter.ts).
       loginLimiter:
         opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
@@ -87,19 +91,28 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     // One key per algorithm that a registered client's tokens use or a resource server pins, plus
     // the default: published
     // at start, before any token needs it.
-    const used = (await ctx.clients.list()).flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
+    const registered = await ctx.clients.list();
+    const used = registered.flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
     const createdKeys = await keys.ensure([
       config.defaultSigningAlg,
       ...keys.placementAlgs(),
       ...resourceServerAlgs(config),
       ...used,
     ]);
+    // The cold-path root: SAML certificates and metadata, the signed JWKS.
+    if (config.saml.enabled || config.keys.signedJwks)
+      createdKeys.push(...(await keys.ensure([keys.coldAlg()], 'root')));
     const app = await buildServer(ctx, {
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       dpopNonceKey: dpopNonceKey(kek.key),
     });
     // Key operations so far (migration, first keys, purges) and from now on, in the server's log.
     keys.auditTo((e) => app.log.info({ audit: 'keys', ...e }, auditMessage(e)));
+    // SLH-DSA signing per token: say so at every start, with its cost measured here.
+    await warnSlowHotPath(config, keys, registered, (m) => {
+      app.log.warn({ code: 'PQID_SLOW_HOT_PATH' }, m);
+      slowWarn(m);
+    });
     // Rotations made by `pqid keys rotate` in another process reach this one on the next re-read.
     const stopRefresh = keys.autoRefresh(config.keys.refreshInterval, (err) =>
       app.log.error({ err }, 'reloading signing keys failed; keeping the current ones'),

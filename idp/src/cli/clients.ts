@@ -16,7 +16,8 @@ import {
   type TokenEndpointAuthMethod,
 } from '../clients/clients.ts';
 import { registerClient } from '../clients/register.ts';
-import { resolveAlg, type SigningPurpose } from '../keys/placement.ts';
+import { measureSignature } from '../keys/hot-path.ts';
+import { isSlowSigner, resolveAlg, type SigningPurpose } from '../keys/placement.ts';
 import { mapErrors, parse } from './args.ts';
 import { withCli } from './open.ts';
 import { TRANSPORTS, type Transport, tokenFit } from './token-fit.ts';
@@ -175,6 +176,14 @@ async function add(rest: string[]): Promise<void> {
         }),
       );
       for (const w of fit.warnings) err(`warning: ${w}`);
+      // SLH-DSA per token (allowed by keys.allowSlhDsaHotPath, else registration refused it).
+      for (const alg of new Set([idTokenAlg, ...(jwtAccessTokens ? [accessTokenAlg] : [])]))
+        if (isSlowSigner(alg)) {
+          const ms = await measureSignature(ctx.keys, alg);
+          err(
+            `warning: every ${alg} token costs ${ms.toFixed(1)} ms of signing CPU on this machine (at most ${Math.floor(1000 / ms)} per core-second); SLH-DSA belongs on the cold path (docs/KEYS.md, "SLH-DSA on the hot path")`,
+          );
+        }
       if (clientSecret !== undefined) err('note: the client_secret above is shown only this once.');
     }),
   );

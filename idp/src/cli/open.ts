@@ -65,7 +65,9 @@ export async function openCli(opts: OpenOptions): Promise<CliContext> {
       storage,
       keys,
       accounts: new Accounts(storage.adapter('Account')),
-      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg),
+      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
+        allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
+      }),
       loginLimiter: new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
     };
     return {
