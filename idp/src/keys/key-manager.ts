@@ -72,6 +72,8 @@ export interface KeyInfo extends KeyState {
   createdAt: number;
   /** `sealed:<KEK id>` (which KEK sealed it) or `external:<signer>`. */
   custody: string;
+  /** The public JWK (what a relying party pins, e.g. the root's for the signed JWKS). */
+  publicJwk: Jwk;
 }
 
 export interface RekeyResult {
@@ -762,7 +764,13 @@ export class KeyManager {
       .filter((r) => set === undefined || r.set === set)
       .map((r) => {
         const s = this.#stateOf(r, states) as KeyState;
-        return { ...s, kty: r.kty, createdAt: r.createdAt, custody: KeyManager.custodyLabel(r) };
+        return {
+          ...s,
+          kty: r.kty,
+          createdAt: r.createdAt,
+          custody: KeyManager.custodyLabel(r),
+          publicJwk: { ...r.publicJwk },
+        };
       });
   }
 
