@@ -20,8 +20,66 @@ import type { ExternalSignerConfig } from './config.ts';
 import { CustodyError, type ExternalKeyProvider } from './custody.ts';
 
 type Pkcs11Config = Extract<ExternalSignerConfig, { type: 'pkcs11' }>;
-type Pkcs11Module = typeof import('pkcs11js');
 type Handle = Buffer;
+
+/**
+ * The part of pkcs11js this adapter uses, typed here: pkcs11js is an optional package (a native
+ * addon built at install), so the IdP builds and runs without it, and only a pkcs11 signer needs it.
+ */
+interface Attribute {
+  type: number;
+  value?: number | boolean | string | Buffer;
+}
+export interface Pkcs11Api {
+  load(library: string): void;
+  C_Initialize(options?: { flags: number }): void;
+  C_Finalize(): void;
+  C_GetSlotList(tokenPresent?: boolean): Handle[];
+  C_GetTokenInfo(slot: Handle): { label: string; flags: number };
+  C_OpenSession(slot: Handle, flags: number): Handle;
+  C_CloseSession(session: Handle): void;
+  C_Login(session: Handle, userType: number, pin: string): void;
+  C_Logout(session: Handle): void;
+  C_InitToken(slot: Handle, soPin: string, label: string): string;
+  C_InitPIN(session: Handle, pin: string): void;
+  C_FindObjectsInit(session: Handle, template: Attribute[]): void;
+  C_FindObjects(session: Handle, max: number): Handle[];
+  C_FindObjectsFinal(session: Handle): void;
+  C_GetAttributeValue(session: Handle, object: Handle, template: Attribute[]): Attribute[];
+  C_GenerateKeyPair(
+    session: Handle,
+    mechanism: { mechanism: number },
+    publicTemplate: Attribute[],
+    privateTemplate: Attribute[],
+  ): { publicKey: Handle; privateKey: Handle };
+  C_SignInit(session: Handle, mechanism: { mechanism: number }, key: Handle): void;
+  C_SignAsync(session: Handle, data: Buffer, out: Buffer): Promise<Buffer>;
+}
+type Pkcs11Module = { PKCS11: new () => Pkcs11Api };
+
+/** PKCS#11 2.40 constants (pkcs11.h), the same in every module. */
+export const CK = {
+  CKF_OS_LOCKING_OK: 0x2,
+  CKF_RW_SESSION: 0x2,
+  CKF_SERIAL_SESSION: 0x4,
+  CKU_SO: 0,
+  CKU_USER: 1,
+  CKO_PUBLIC_KEY: 2,
+  CKO_PRIVATE_KEY: 3,
+  CKA_CLASS: 0x0,
+  CKA_TOKEN: 0x1,
+  CKA_PRIVATE: 0x2,
+  CKA_LABEL: 0x3,
+  CKA_VALUE: 0x11,
+  CKA_KEY_TYPE: 0x100,
+  CKA_ID: 0x102,
+  CKA_SENSITIVE: 0x103,
+  CKA_SIGN: 0x108,
+  CKA_VERIFY: 0x10a,
+  CKA_EXTRACTABLE: 0x162,
+  CKA_EC_PARAMS: 0x180,
+  CKA_EC_POINT: 0x181,
+} as const;
 
 // PKCS#11 3.2 values pkcs11js 2.x does not define (OASIS pkcs11.h 3.2).
 const CKK_ML_DSA = 0x4a;
@@ -113,9 +171,11 @@ function spec(alg: string): AlgSpec {
   return s;
 }
 
-async function loadPkcs11js(): Promise<Pkcs11Module> {
+export async function loadPkcs11js(): Promise<Pkcs11Module> {
   try {
-    const mod = (await import('pkcs11js')) as Pkcs11Module & { default?: Pkcs11Module };
+    // A variable specifier: the package is optional, and the build must not need its types.
+    const name = 'pkcs11js';
+    const mod = (await import(name)) as Pkcs11Module & { default?: Pkcs11Module };
     return mod.default ?? mod;
   } catch (e) {
     throw new ConfigError(
@@ -127,6 +187,33 @@ async function loadPkcs11js(): Promise<Pkcs11Module> {
 /** Sessions to sign on concurrently: one operation at a time per PKCS#11 session. */
 const SESSIONS = 4;
 
+/**
+ * One loaded module per library path in this process: C_Initialize once, C_Finalize when the
+ * last provider using it closes (a second C_Initialize would fail, and a C_Finalize would end
+ * every other provider's sessions).
+ */
+const modules = new Map<string, { p11: Pkcs11Api; users: number }>();
+
+function acquireModule(pkcs11js: Pkcs11Module, library: string): Pkcs11Api {
+  let m = modules.get(library);
+  if (!m) {
+    const p11 = new pkcs11js.PKCS11();
+    p11.load(library);
+    p11.C_Initialize({ flags: CK.CKF_OS_LOCKING_OK });
+    m = { p11, users: 0 };
+    modules.set(library, m);
+  }
+  m.users++;
+  return m.p11;
+}
+
+function releaseModule(library: string): void {
+  const m = modules.get(library);
+  if (!m || --m.users > 0) return;
+  modules.delete(library);
+  m.p11.C_Finalize();
+}
+
 export async function openPkcs11Provider(
   name: string,
   cfg: Pkcs11Config,
@@ -137,10 +224,9 @@ export async function openPkcs11Provider(
   if (!pin) throw new ConfigError(`keys.signers.${name}: the PIN variable ${cfg.pinEnv} is not set`);
   // The module reads its own configuration from the environment when it initialises.
   for (const [k, v] of Object.entries(cfg.env ?? {})) process.env[k] = v;
-  const p11 = new pkcs11js.PKCS11();
+  let p11: Pkcs11Api;
   try {
-    p11.load(cfg.library);
-    p11.C_Initialize({ flags: pkcs11js.CKF_OS_LOCKING_OK });
+    p11 = acquireModule(pkcs11js, cfg.library);
   } catch (e) {
     throw new ConfigError(
       `keys.signers.${name}: cannot load PKCS#11 module ${cfg.library}: ${(e as Error).message}`,
@@ -148,20 +234,20 @@ export async function openPkcs11Provider(
   }
   const slot = p11.C_GetSlotList(true).find((s) => p11.C_GetTokenInfo(s).label.trim() === cfg.token);
   if (!slot) {
-    p11.C_Finalize();
+    releaseModule(cfg.library);
     throw new ConfigError(
       `keys.signers.${name}: no token labelled ${JSON.stringify(cfg.token)} in ${cfg.library}`,
     );
   }
-  const open = () => p11.C_OpenSession(slot, pkcs11js.CKF_SERIAL_SESSION | pkcs11js.CKF_RW_SESSION);
+  const open = () => p11.C_OpenSession(slot, CK.CKF_SERIAL_SESSION | CK.CKF_RW_SESSION);
   const main = open();
   try {
-    p11.C_Login(main, pkcs11js.CKU_USER, pin);
+    p11.C_Login(main, CK.CKU_USER, pin);
   } catch (e) {
     // Already logged in (another provider on the same token in this process) is fine.
     if (!/USER_ALREADY_LOGGED_IN/.test(String((e as Error).message))) {
       p11.C_CloseSession(main);
-      p11.C_Finalize();
+      releaseModule(cfg.library);
       throw new ConfigError(
         `keys.signers.${name}: login to token ${cfg.token} failed: ${(e as Error).message}`,
       );
@@ -189,8 +275,8 @@ export async function openPkcs11Provider(
 
   const find = (session: Handle, cls: number, label: string): Handle | undefined => {
     p11.C_FindObjectsInit(session, [
-      { type: pkcs11js.CKA_CLASS, value: cls },
-      { type: pkcs11js.CKA_LABEL, value: label },
+      { type: CK.CKA_CLASS, value: cls },
+      { type: CK.CKA_LABEL, value: label },
     ]);
     try {
       const [h] = p11.C_FindObjects(session, 2);
@@ -207,14 +293,14 @@ export async function openPkcs11Provider(
       let priv: Handle | undefined;
       let publicJwk: Jwk;
       try {
-        priv = find(session, pkcs11js.CKO_PRIVATE_KEY, ref);
-        const pub = find(session, pkcs11js.CKO_PUBLIC_KEY, ref);
+        priv = find(session, CK.CKO_PRIVATE_KEY, ref);
+        const pub = find(session, CK.CKO_PUBLIC_KEY, ref);
         if (!priv || !pub)
           throw new CustodyError(
             'ERR_KEY_CUSTODY',
             `no key pair labelled ${JSON.stringify(ref)} on token ${cfg.token}`,
           );
-        const attr = s.ecParams ? pkcs11js.CKA_EC_POINT : pkcs11js.CKA_VALUE;
+        const attr = s.ecParams ? CK.CKA_EC_POINT : CK.CKA_VALUE;
         const [got] = p11.C_GetAttributeValue(session, pub, [{ type: attr }]);
         if (!Buffer.isBuffer(got?.value))
           throw new CustodyError(
@@ -259,31 +345,31 @@ export async function openPkcs11Provider(
       const session = await acquire();
       try {
         const typeAttrs = s.ecParams
-          ? [{ type: pkcs11js.CKA_EC_PARAMS, value: s.ecParams }]
+          ? [{ type: CK.CKA_EC_PARAMS, value: s.ecParams }]
           : [{ type: CKA_PARAMETER_SET, value: s.parameterSet as number }];
         p11.C_GenerateKeyPair(
           session,
           { mechanism: s.genMechanism },
           [
-            { type: pkcs11js.CKA_CLASS, value: pkcs11js.CKO_PUBLIC_KEY },
-            { type: pkcs11js.CKA_KEY_TYPE, value: s.keyType },
+            { type: CK.CKA_CLASS, value: CK.CKO_PUBLIC_KEY },
+            { type: CK.CKA_KEY_TYPE, value: s.keyType },
             ...typeAttrs,
-            { type: pkcs11js.CKA_TOKEN, value: true },
-            { type: pkcs11js.CKA_VERIFY, value: true },
-            { type: pkcs11js.CKA_LABEL, value: label },
-            { type: pkcs11js.CKA_ID, value: id },
+            { type: CK.CKA_TOKEN, value: true },
+            { type: CK.CKA_VERIFY, value: true },
+            { type: CK.CKA_LABEL, value: label },
+            { type: CK.CKA_ID, value: id },
           ],
           [
-            { type: pkcs11js.CKA_CLASS, value: pkcs11js.CKO_PRIVATE_KEY },
-            { type: pkcs11js.CKA_KEY_TYPE, value: s.keyType },
-            { type: pkcs11js.CKA_TOKEN, value: true },
-            { type: pkcs11js.CKA_PRIVATE, value: true },
+            { type: CK.CKA_CLASS, value: CK.CKO_PRIVATE_KEY },
+            { type: CK.CKA_KEY_TYPE, value: s.keyType },
+            { type: CK.CKA_TOKEN, value: true },
+            { type: CK.CKA_PRIVATE, value: true },
             // Never leaves the token: not readable, not exportable, not even wrapped.
-            { type: pkcs11js.CKA_SENSITIVE, value: true },
-            { type: pkcs11js.CKA_EXTRACTABLE, value: false },
-            { type: pkcs11js.CKA_SIGN, value: true },
-            { type: pkcs11js.CKA_LABEL, value: label },
-            { type: pkcs11js.CKA_ID, value: id },
+            { type: CK.CKA_SENSITIVE, value: true },
+            { type: CK.CKA_EXTRACTABLE, value: false },
+            { type: CK.CKA_SIGN, value: true },
+            { type: CK.CKA_LABEL, value: label },
+            { type: CK.CKA_ID, value: id },
           ],
         );
       } finally {
@@ -296,7 +382,7 @@ export async function openPkcs11Provider(
       if (closed) return;
       closed = true;
       for (const s of idle.splice(0)) p11.C_CloseSession(s);
-      p11.C_Finalize();
+      releaseModule(cfg.library);
     },
   };
 }
