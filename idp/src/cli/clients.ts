@@ -177,6 +177,7 @@ async function add(rest: string[]): Promise<void> {
       );
       for (const w of fit.warnings) err(`warning: ${w}`);
       // SLH-DSA per token (allowed by keys.allowSlhDsaHotPath, else registration refused it).
+      const jwtAccessTokens = (client.access_token_format ?? 'reference') !== 'reference';
       for (const alg of new Set([idTokenAlg, ...(jwtAccessTokens ? [accessTokenAlg] : [])]))
         if (isSlowSigner(alg)) {
           const ms = await measureSignature(ctx.keys, alg);
