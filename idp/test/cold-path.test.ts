@@ -226,6 +226,15 @@ describe('SLH-DSA on the hot path', () => {
       });
       const disco = (await idp.app.inject('/.well-known/openid-configuration')).json();
       expect(disco.id_token_signing_alg_values_supported).toContain('SLH-DSA-SHA2-128f');
+      // An SP may now ask for SLH-DSA-signed Responses too.
+      await expect(
+        registerSamlSp(idp.ctx, {
+          entityId: 'https://slow-sp.example/md',
+          acsUrls: ['https://slow-sp.example/acs'],
+          signatureAlgorithm: 'SLH-DSA-SHA2-128f',
+        }),
+      ).resolves.toMatchObject({ signatureAlgorithm: 'SLH-DSA-SHA2-128f' });
+      expect(idp.ctx.keys.list('saml').map((k) => k.alg)).toContain('SLH-DSA-SHA2-128f');
       const r = await idp.app.inject({
         method: 'POST',
         url: '/token',
