@@ -15,6 +15,7 @@ import { samlSizes } from '@pqid/idp';
 import { preferredBackend } from '@pqid/jose';
 import { list, parseCommandLine, positive } from './lib/args.mjs';
 import { signCostPerAlg, slhDsaSignCost } from './lib/bench.mjs';
+import { measureColdPath } from './lib/cold-path.mjs';
 import { loginFlow } from './lib/flow.mjs';
 import { cpuSeconds, findK6, freePort, runK6, startChild, stopChild } from './lib/proc.mjs';
 import { writeReport } from './lib/report.mjs';
@@ -38,8 +39,21 @@ export const ALL_ALGS = [
   'ML-DSA-87-ES384',
   'ML-DSA-87-Ed448',
 ];
-export const SCENARIOS = ['sizes', 'throughput', 'login', 'tls'];
+export const SCENARIOS = ['sizes', 'throughput', 'placement', 'login', 'tls'];
 const COMPARE_ALGS = ['ES256', 'ML-DSA-65'];
+/**
+ * The placement study's hot-path algorithms, on an IdP whose cold-path root is SLH-DSA-SHA2-128s
+ * (SAML certificates and metadata, a signed JWKS) and which accepts SLH-DSA clients
+ * (keys.allowSlhDsaHotPath): the baseline, the recommended hot algorithm, and SLH-DSA per token.
+ */
+export const PLACEMENT_ALGS = ['ES256', 'ML-DSA-65', 'SLH-DSA-SHA2-128f', 'SLH-DSA-SHA2-128s'];
+const PLACEMENT_CONFIG = {
+  keys: {
+    placement: { cold: 'SLH-DSA-SHA2-128s' },
+    signedJwks: true,
+    allowSlhDsaHotPath: true,
+  },
+};
 /** The algorithms the SAML IdP signs with (idp/src/saml/config.ts). */
 const SAML_ALGS = ['ES256', 'RS256', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
@@ -198,6 +212,7 @@ export async function main(argv) {
   const steps =
     (opts.scenarios.includes('sizes') ? 1 : 0) +
     (withThroughput ? opts.algs.length * 4 + (opts.compare ? COMPARE_ALGS.length * 2 : 0) + 1 : 0) +
+    (opts.scenarios.includes('placement') ? PLACEMENT_ALGS.length * 2 + 2 : 0) +
     (opts.scenarios.includes('login') ? 1 : 0) +
     (opts.scenarios.includes('tls') ? (opts.smoke ? 2 : 4) : 0);
   const progress = new Progress(steps);
@@ -319,81 +334,82 @@ export async function main(argv) {
       );
     }
 
+    // k6 phases against a server: one algorithm, one grant, one phase (throughput and placement).
+    const phase = async (target, server, grant, alg, phaseName, extra) => {
+      const client = server.info.clients[alg];
+      const base = {
+        tokenUrl: `${server.info.issuer}/token`,
+        grant,
+        alg,
+        phase: phaseName === 'warmup' ? 'saturate' : phaseName,
+        duration: phaseName === 'warmup' ? Math.max(1, Math.round(opts.duration / 3)) : opts.duration,
+        vus: opts.vus,
+        ceiling: 5000,
+        maxErrorRate: 0.01,
+        clientId: grant === 'client_credentials' ? client.confidential.id : client.public.id,
+        secret: client.confidential?.secret,
+        ...extra,
+      };
+      if (grant === 'refresh_token') base.refreshTokens = await mintRefreshTokens(server, alg, opts.vus);
+      const cpu0 = cpuSeconds(server.info.pid);
+      const t0 = Date.now();
+      const { summary, thresholdsCrossed } = await k6run(
+        'throughput',
+        `throughput-${target}-${grant}-${alg}-${phaseName}`,
+        base,
+      );
+      const wall = (Date.now() - t0) / 1000;
+      const cpu = cpuSeconds(server.info.pid) - cpu0;
+      const lat = metric(summary, 'token_latency')?.values ?? {};
+      const ok = metric(summary, 'tokens_ok')?.values?.count ?? 0;
+      const errRate = metric(summary, 'token_errors')?.values?.rate ?? 0;
+      const jwt = metric(summary, 'jwt_access_tokens')?.values?.count ?? 0;
+      const row = {
+        target,
+        grant,
+        alg,
+        phase: phaseName,
+        offeredRate: phaseName === 'steady' ? extra.rate : null,
+        tokens: ok,
+        tokensPerSecond: ok / base.duration,
+        errorRate: errRate,
+        errorBudgetCrossed: thresholdsCrossed,
+        p50: lat.med,
+        p95: lat['p(95)'],
+        p99: lat['p(99)'],
+        max: lat.max,
+        avg: lat.avg,
+        jwtAccessTokens: jwt,
+        serverCpuSeconds: cpu,
+        wallSeconds: wall,
+        responseBytes: metric(summary, 'token_response_bytes')?.values?.avg,
+      };
+      if (extra.record === false) {
+        progress.note(`warm-up ${target} ${grant}: ${fmt(row.tokensPerSecond)} tok/s`);
+        return row;
+      }
+      results.throughput ??= [];
+      results.throughput.push(row);
+      progress.step(
+        `throughput ${target} ${grant} ${alg} ${phaseName}: ${fmt(row.tokensPerSecond)} tok/s, p99 ${fmt(row.p99)} ms, errors ${fmt(errRate * 100, 2)}%, server CPU ${fmt((cpu / Math.max(ok, 1)) * 1000, 3)} ms/token`,
+      );
+      return row;
+    };
+    const matrix = async (target, server, grants, algs) => {
+      // Warm-up (not recorded): JIT, connection pools and caches of a fresh server would
+      // otherwise penalise whichever algorithm runs first.
+      for (const grant of grants) await phase(target, server, grant, algs[0], 'warmup', { record: false });
+      for (const grant of grants) {
+        for (const alg of algs) {
+          const peak = await phase(target, server, grant, alg, 'saturate', {});
+          await phase(target, server, grant, alg, 'steady', {
+            rate: Math.max(1, 0.7 * peak.tokensPerSecond),
+          });
+        }
+      }
+    };
     // ---- throughput ----------------------------------------------------------------------
     if (withThroughput) {
-      results.throughput = [];
-      const phase = async (target, server, grant, alg, phaseName, extra) => {
-        const client = server.info.clients[alg];
-        const base = {
-          tokenUrl: `${server.info.issuer}/token`,
-          grant,
-          alg,
-          phase: phaseName === 'warmup' ? 'saturate' : phaseName,
-          duration: phaseName === 'warmup' ? Math.max(1, Math.round(opts.duration / 3)) : opts.duration,
-          vus: opts.vus,
-          ceiling: 5000,
-          maxErrorRate: 0.01,
-          clientId: grant === 'client_credentials' ? client.confidential.id : client.public.id,
-          secret: client.confidential?.secret,
-          ...extra,
-        };
-        if (grant === 'refresh_token') base.refreshTokens = await mintRefreshTokens(server, alg, opts.vus);
-        const cpu0 = cpuSeconds(server.info.pid);
-        const t0 = Date.now();
-        const { summary, thresholdsCrossed } = await k6run(
-          'throughput',
-          `throughput-${target}-${grant}-${alg}-${phaseName}`,
-          base,
-        );
-        const wall = (Date.now() - t0) / 1000;
-        const cpu = cpuSeconds(server.info.pid) - cpu0;
-        const lat = metric(summary, 'token_latency')?.values ?? {};
-        const ok = metric(summary, 'tokens_ok')?.values?.count ?? 0;
-        const errRate = metric(summary, 'token_errors')?.values?.rate ?? 0;
-        const jwt = metric(summary, 'jwt_access_tokens')?.values?.count ?? 0;
-        const row = {
-          target,
-          grant,
-          alg,
-          phase: phaseName,
-          offeredRate: phaseName === 'steady' ? extra.rate : null,
-          tokens: ok,
-          tokensPerSecond: ok / base.duration,
-          errorRate: errRate,
-          errorBudgetCrossed: thresholdsCrossed,
-          p50: lat.med,
-          p95: lat['p(95)'],
-          p99: lat['p(99)'],
-          max: lat.max,
-          avg: lat.avg,
-          jwtAccessTokens: jwt,
-          serverCpuSeconds: cpu,
-          wallSeconds: wall,
-          responseBytes: metric(summary, 'token_response_bytes')?.values?.avg,
-        };
-        if (extra.record === false) {
-          progress.note(`warm-up ${target} ${grant}: ${fmt(row.tokensPerSecond)} tok/s`);
-          return row;
-        }
-        results.throughput.push(row);
-        progress.step(
-          `throughput ${target} ${grant} ${alg} ${phaseName}: ${fmt(row.tokensPerSecond)} tok/s, p99 ${fmt(row.p99)} ms, errors ${fmt(errRate * 100, 2)}%, server CPU ${fmt((cpu / Math.max(ok, 1)) * 1000, 3)} ms/token`,
-        );
-        return row;
-      };
-      const matrix = async (target, server, grants, algs) => {
-        // Warm-up (not recorded): JIT, connection pools and caches of a fresh server would
-        // otherwise penalise whichever algorithm runs first.
-        for (const grant of grants) await phase(target, server, grant, algs[0], 'warmup', { record: false });
-        for (const grant of grants) {
-          for (const alg of algs) {
-            const peak = await phase(target, server, grant, alg, 'saturate', {});
-            await phase(target, server, grant, alg, 'steady', {
-              rate: Math.max(1, 0.7 * peak.tokensPerSecond),
-            });
-          }
-        }
-      };
       await matrix('pqid', idp, ['client_credentials', 'refresh_token'], opts.algs);
       if (opts.compare) {
         const opPort = await freePort();
@@ -416,6 +432,57 @@ export async function main(argv) {
           .map(([a, c]) => `${a} ${fmt(c.usPerOp / 1000, 3)} ms`)
           .join(', ')}; SLH-DSA-SHA2-128s ${fmt(results.slhDsa['slh-dsa-sha2-128s'].usPerOp / 1000)} ms`,
       );
+    }
+
+    // ---- placement -----------------------------------------------------------------------
+    // A second IdP with the cold path the docs recommend (an SLH-DSA-SHA2-128s root signing the
+    // SAML certificates, the metadata and a signed JWKS) that also accepts SLH-DSA clients, so
+    // every placement regime is served and measured rather than modelled.
+    if (opts.scenarios.includes('placement')) {
+      const placed = await startChild(nodeBin, join(loadDir, 'lib', 'idp-server.mjs'), {
+        port: await freePort(),
+        dataDir: join(work, 'idp-placement'),
+        algs: PLACEMENT_ALGS,
+        users: Math.max(8, opts.vus * 2),
+        config: PLACEMENT_CONFIG,
+      });
+      children.push(placed.child);
+      const cold = await measureColdPath(placed, {
+        rounds: opts.smoke ? 1 : 3,
+        cachedFetches: opts.smoke ? 5 : 50,
+      });
+      progress.step(
+        `cold path: signed JWKS re-signed in ${fmt(cold.objects.signedJwks.resign.cpuMs, 0)} ms CPU, SAML metadata in ${fmt(cold.objects.metadata.resign.cpuMs, 0)} ms CPU (${cold.objects.metadata.resign.signatures} SLH-DSA signatures); cached fetch p50 ${fmt(cold.objects.signedJwks.cached.p50Ms, 2)} ms`,
+      );
+      // Relying parties polling the cold objects while tokens are issued: one fetch per 50 token requests.
+      const coldTraffic = {
+        coldUrls: [`${placed.info.issuer}/jwks.jwt`, `${placed.info.issuer}/saml/metadata`],
+        coldEvery: 50,
+      };
+      await phase('pqid-placement', placed, 'refresh_token', 'ES256', 'warmup', {
+        record: false,
+        ...coldTraffic,
+      });
+      for (const alg of PLACEMENT_ALGS) {
+        const peak = await phase('pqid-placement', placed, 'refresh_token', alg, 'saturate', coldTraffic);
+        await phase('pqid-placement', placed, 'refresh_token', alg, 'steady', {
+          ...coldTraffic,
+          rate: Math.max(1, 0.7 * peak.tokensPerSecond),
+        });
+      }
+      // Per-op costs for the model's predictions beside the measured rows.
+      results.signCost ??= await signCostPerAlg(['ES256'], opts.smoke ? { minOps: 5, minMs: 20 } : {});
+      results.slhDsa ??= await slhDsaSignCost(undefined, { ops: opts.smoke ? 1 : 3 });
+      results.placementRun = {
+        algs: PLACEMENT_ALGS,
+        config: PLACEMENT_CONFIG,
+        coldPath: cold,
+        coldTraffic: { every: 50 },
+      };
+      progress.step(
+        `placement: ${PLACEMENT_ALGS.join(', ')} on the hot path, SLH-DSA-SHA2-128s on the cold path`,
+      );
+      await stopChild(placed.child);
     }
 
     // ---- login ---------------------------------------------------------------------------

@@ -82,6 +82,16 @@ interface Results {
   capacity: CapacityRow[];
   placement: {
     regimes: { regime: string; measured: boolean; tokensPerCoreSecond: number; retained: number }[];
+    cold: Record<
+      'signedJwks' | 'metadata',
+      {
+        contentType: string;
+        bytes: number;
+        signatureAlg: string;
+        resign: { cpuMs: number; wallMs: number; signatures: number };
+        cached: { p50Ms: number; cpuMsPerFetch: number };
+      }
+    >;
   };
   login: { flows: number; errorRate: number; perAlg: { alg: string; flows: number; flowP50: number }[] };
   tls: {
@@ -149,12 +159,31 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     for (const r of op) expect(r.tokensPerCoreSecond).toBeGreaterThan(0);
   });
 
-  it('models the placement regimes: a slow signer on the hot path collapses capacity', () => {
+  it('measures the placement regimes on a running IdP: a slow signer on the hot path collapses capacity', () => {
     const regime = (name: string) => results.placement.regimes.find((r) => r.regime === name);
     const hot = regime('SLH-DSA-128s hot path');
+    const fast = regime('SLH-DSA-128f hot path');
     const cold = regime('ML-DSA-65 hot + SLH-DSA-128s cold path');
-    expect(hot?.measured).toBe(false);
+    for (const r of [hot, fast, cold, regime('ES256 everywhere (baseline)')]) expect(r?.measured).toBe(true);
     expect(hot && cold && cold.tokensPerCoreSecond / hot.tokensPerCoreSecond).toBeGreaterThan(20);
+    expect(fast && hot && fast.tokensPerCoreSecond).toBeGreaterThan(hot?.tokensPerCoreSecond ?? 0);
+    // The SLH-DSA tokens were really issued by the IdP, under load.
+    for (const alg of ['SLH-DSA-SHA2-128f', 'SLH-DSA-SHA2-128s']) {
+      const r = results.capacity.find((x) => x.target === 'pqid-placement' && x.alg === alg);
+      expect(r?.jwt, alg).toBe(true);
+      expect(r?.errorRate, alg).toBeLessThanOrEqual(0.01);
+    }
+    // The cold objects, served by the IdP and signed by its SLH-DSA-SHA2-128s root.
+    const { signedJwks, metadata } = results.placement.cold;
+    expect(signedJwks.contentType).toBe('application/jwk-set+jwt');
+    expect(signedJwks.signatureAlg).toBe('SLH-DSA-SHA2-128s');
+    expect(metadata.signatureAlg).toBe('slh-dsa-sha2-128s');
+    expect(signedJwks.bytes).toBeGreaterThan((7856 * 4) / 3); // an SLH-DSA-128s signature, base64url
+    for (const o of [signedJwks, metadata]) {
+      expect(o.resign.cpuMs).toBeGreaterThan(0);
+      // A cached fetch is not re-signed: far cheaper than one that signs.
+      expect(o.cached.cpuMsPerFetch).toBeLessThan(o.resign.cpuMs);
+    }
   });
 
   it('measures sizes against the real transport limits', () => {

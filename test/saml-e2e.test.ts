@@ -14,6 +14,7 @@ import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import {
   createRootCertificate,
   DEFAULT_MAX_SAML_MESSAGE_BYTES,
+  parseCertificate,
   verifySamlResponse,
   verifyXml,
 } from '@pqid/xmldsig';
@@ -77,10 +78,11 @@ async function rsaRequestSigning() {
 }
 
 describe('passport-saml SP against the pqid IdP', () => {
-  it('metadata is signed by the root key', async () => {
+  it('metadata is signed by the root key: SLH-DSA-SHA2-128s, the cold path of a new store', async () => {
     const xml = await (await fetch(`${issuer}/saml/metadata`)).text();
     const root = /<ds:Signature[\s\S]*?<ds:X509Certificate>([^<]+)</.exec(xml)?.[1] as string;
-    const v = verifyXml(xml, { trustedCertificates: [root], allowedAlgorithms: ['ML-DSA-87'] });
+    expect(parseCertificate(root).publicKey.alg).toBe('SLH-DSA-SHA2-128s');
+    const v = verifyXml(xml, { trustedCertificates: [root], allowedAlgorithms: ['SLH-DSA-SHA2-128s'] });
     expect(v.element.localName).toBe('EntityDescriptor');
   });
 

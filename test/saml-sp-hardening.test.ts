@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SAML } from '@node-saml/node-saml';
-import { generateKeyPair } from '@pqid/jose';
+import { generateKeyPair, importJWK, type Jwk, type PrivateKey } from '@pqid/jose';
 import { createRootCertificate, signXml } from '@pqid/xmldsig';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the example is plain JavaScript
@@ -29,6 +29,8 @@ import { freePort } from './helpers/net.ts';
 const IDP = 'https://idp.example.test/saml/metadata';
 const ALG = 'ML-DSA-65';
 let signer: SamlSigner;
+/** The same key as a private JWK, for the synchronous signXml the hand-built responses use. */
+let signingJwk: Jwk;
 let spBase: string;
 let entityId: string;
 let acsUrl: string;
@@ -38,7 +40,9 @@ let sp: { close: () => void };
 beforeAll(async () => {
   const { privateJwk } = await generateKeyPair(ALG);
   const { pem } = await createRootCertificate({ subject: 'test IdP signing', key: privateJwk });
-  signer = { alg: ALG, kid: String(privateJwk.kid), key: privateJwk, certificate: pem };
+  signingJwk = privateJwk;
+  const key = (await importJWK(privateJwk, { alg: ALG })) as PrivateKey;
+  signer = { alg: ALG, kid: key.kid, key, certificate: pem };
   const port = await freePort();
   spBase = `http://127.0.0.1:${port}`;
   entityId = `${spBase}/saml/metadata`;
@@ -135,7 +139,7 @@ function addressedResponse(o: { inResponseTo: string; destination?: string; reci
     `<saml:Conditions NotBefore="${instant(now - 60_000)}" NotOnOrAfter="${until}"><saml:AudienceRestriction><saml:Audience>${entityId}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${instant(now)}" SessionIndex="${aid}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     '</saml:Assertion></samlp:Response>';
-  const key = { key: signer.key, certificate: signer.certificate };
+  const key = { key: signingJwk, certificate: signer.certificate };
   return signXml(signXml(xml, { ...key, id: aid }), key);
 }
 

@@ -11,8 +11,11 @@ export { registerClient } from './clients/register.ts';
 
 import { type Config, ConfigError } from './config.ts';
 import type { IdpContext } from './context.ts';
-import { type Kek, loadKek } from './crypto/kek.ts';
+import { type Kek, kekReloader, loadKek } from './crypto/kek.ts';
+import { auditMessage } from './keys/audit.ts';
+import { openKeyProviders } from './keys/external.ts';
 import { keyManagerFromConfig } from './keys/from-config.ts';
+import { warnSlowHotPath } from './keys/hot-path.ts';
 import { requireNativeIfAsked } from './mldsa-backend.ts';
 import { dpopNonceKey } from './oidc/dpop.ts';
 import { resourceServerAlgs } from './oidc/protocol-config.ts';
@@ -43,6 +46,7 @@ export interface CreateIdpOptions {
 export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Promise<Idp> {
   const env = opts.env ?? process.env;
   const warn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_KEK' }));
+  const slowWarn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_SLOW_HOT_PATH' }));
   requireNativeIfAsked(env);
   const available = algorithms();
   if (!available.includes(config.defaultSigningAlg)) {
@@ -56,18 +60,29 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     );
   }
   const storage = openStorage(config.databaseUrl);
+  let closeKeys = async () => {};
   try {
     const keyStore = storage.adapter('SigningKey');
     const haveKeys = (await keyStore.list()).length > 0;
     const kek = loadKek({ env, dataDir: config.dataDir, haveKeys, warn });
-    const keys = keyManagerFromConfig(keyStore, kek, config, storage.adapter('Lock'));
+    const providers = await openKeyProviders(config.keys.signers, { env });
+    const reloadKek = kekReloader(kek, env);
+    const keys = keyManagerFromConfig(keyStore, kek, config, {
+      locks: storage.adapter('Lock'),
+      providers,
+      ...(reloadKek ? { reloadKek } : {}),
+      actor: 'server',
+    });
+    closeKeys = () => keys.close();
     await keys.load();
     const ctx: IdpContext = {
       config,
       storage,
       keys,
       accounts: new Accounts(storage.adapter('Account')),
-      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg),
+      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
+        allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
+      }),
       // Lockouts count failures from every instance on this store (login-limiter.ts).
       loginLimiter:
         opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
@@ -76,16 +91,27 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     // One key per algorithm that a registered client's tokens use or a resource server pins, plus
     // the default: published
     // at start, before any token needs it.
-    const used = (await ctx.clients.list()).flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
+    const registered = await ctx.clients.list();
+    const used = registered.flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
     const createdKeys = await keys.ensure([
       config.defaultSigningAlg,
       ...keys.placementAlgs(),
       ...resourceServerAlgs(config),
       ...used,
     ]);
+    // The cold-path root: SAML certificates and metadata, the signed JWKS.
+    if (config.saml.enabled || config.keys.signedJwks)
+      createdKeys.push(...(await keys.ensure([keys.coldAlg()], 'root')));
     const app = await buildServer(ctx, {
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       dpopNonceKey: dpopNonceKey(kek.key),
+    });
+    // Key operations so far (migration, first keys, purges) and from now on, in the server's log.
+    keys.auditTo((e) => app.log.info({ audit: 'keys', ...e }, auditMessage(e)));
+    // SLH-DSA signing per token: say so at every start, with its cost measured here.
+    await warnSlowHotPath(config, keys, registered, (m) => {
+      app.log.warn({ code: 'PQID_SLOW_HOT_PATH' }, m);
+      slowWarn(m);
     });
     // Rotations made by `pqid keys rotate` in another process reach this one on the next re-read.
     const stopRefresh = keys.autoRefresh(config.keys.refreshInterval, (err) =>
@@ -108,10 +134,12 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
         stopRefresh();
         await stopPurge();
         await app.close();
+        await keys.close();
         await storage.close();
       },
     };
   } catch (e) {
+    await closeKeys();
     await storage.close();
     throw e;
   }

@@ -6,14 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { algorithms } from '@pqid/jose';
-import { type KeysConfig, parseKeysConfig } from './keys/config.ts';
+import { type KeysConfig, parseKeysConfig, slowHotPathRefusal } from './keys/config.ts';
+import { isSlowSigner } from './keys/placement.ts';
 import {
   PROTOCOL_KEYS,
   type ProtocolConfig,
   type ProtocolOverrides,
   parseProtocolConfig,
 } from './oidc/protocol-config.ts';
-import { parseSamlConfig, type SamlConfig } from './saml/config.ts';
+import { parseSamlConfig, rootAlgs, type SamlConfig } from './saml/config.ts';
 import { type LoginLimitsConfig, parseLoginLimits } from './security/config.ts';
 import { type PasskeysConfig, parsePasskeysConfig, rpIdFor } from './signin/passkeys/config.ts';
 import { isPostgresUrl, parsePostgresUrl, redactDatabaseUrl } from './storage/pg-url.ts';
@@ -323,6 +324,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     fail((e as Error).message);
   }
   const protocol = parseProtocolConfig(file, o, env, fail);
+  resolveColdPath(keys, saml, defaultSigningAlg, demo, fail);
 
   validateDatabaseUrl(databaseUrl);
   return {
@@ -346,6 +348,37 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     passkeys,
     ...protocol,
   };
+}
+
+/**
+ * The cold path has one algorithm, `keys.placement.cold`; `saml.rootAlg` is its older name and
+ * fills it in when it is not set. The root signs certificates, XML metadata and the signed JWKS,
+ * so it must be an algorithm that does all three. The hot path's defaults must not be SLH-DSA
+ * unless the operator allowed it (keys/config.ts).
+ */
+function resolveColdPath(
+  keys: KeysConfig,
+  saml: SamlConfig,
+  defaultSigningAlg: string,
+  demo: DemoConfig,
+  fail: (m: string) => never,
+): void {
+  if (saml.rootAlg !== undefined) {
+    if (keys.placement.cold !== 'auto' && keys.placement.cold !== saml.rootAlg)
+      fail(
+        `saml.rootAlg (${saml.rootAlg}) and keys.placement.cold (${keys.placement.cold}) name different cold-path roots; keep keys.placement.cold only`,
+      );
+    keys.placement.cold = saml.rootAlg;
+  }
+  if (keys.placement.cold !== 'auto' && !rootAlgs().includes(keys.placement.cold))
+    fail(
+      `keys.placement.cold must be auto or one of ${rootAlgs().join(', ')} (the root signs certificates, XML metadata and the signed JWKS); got ${keys.placement.cold}`,
+    );
+  if (!keys.allowSlhDsaHotPath) {
+    if (isSlowSigner(defaultSigningAlg)) fail(slowHotPathRefusal('defaultSigningAlg', defaultSigningAlg));
+    if (demo.enabled && isSlowSigner(demo.idTokenSignedResponseAlg))
+      fail(slowHotPathRefusal('demo.idTokenSignedResponseAlg', demo.idTokenSignedResponseAlg));
+  }
 }
 
 /** `sqlite:<path>` (embedded) or `postgres://…` (several instances); anything else is refused. */

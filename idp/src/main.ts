@@ -74,6 +74,14 @@ async function main(): Promise<void> {
     `  discovery:   ${config.issuer}/.well-known/openid-configuration`,
     `  data dir:    ${config.dataDir} (${config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : redactDatabaseUrl(config.databaseUrl)})`,
     `  keys:        ${keys.map((k) => `${k.set} ${k.alg} (${k.kid.slice(0, 12)}…)`).join(', ')}${idp.createdKeys.length ? ' — generated now' : ' — reused'}`,
+    ...(config.saml.enabled || config.keys.signedJwks
+      ? [
+          `  cold path:   ${idp.ctx.keys.coldAlg()} root (${[
+            ...(config.saml.enabled ? ['SAML certificates and metadata'] : []),
+            ...(config.keys.signedJwks ? [`${config.issuer}/jwks.jwt`] : []),
+          ].join(', ')})`,
+        ]
+      : []),
     ...bannerLines(mldsa),
   ];
   if (config.demo.enabled) {

@@ -1,9 +1,14 @@
 /** `pqid keys …` and `pqid clients …` against the same storage a running server uses. */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runCli } from '@pqid/jose/cli';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { clients } from '../src/cli/clients.ts';
 import { keys } from '../src/cli/keys.ts';
+import { kekId } from '../src/crypto/kek.ts';
+import { createKeyProvider } from './fixtures/test-kms.ts';
 import { KEK, tempDir, testConfig } from './helpers.ts';
 
 async function pqid(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -201,5 +206,137 @@ describe('pqid CLI (keys, clients)', () => {
     const bad = await pqid('keys', 'rotate', '--set', 'everything');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--set must be one of oidc, saml, root/);
+  });
+
+  it('keys remove: refuses the active key, removes a retired one and explains; every operation leaves an audit line', async () => {
+    await idp.ctx.keys.load();
+    const active = (await idp.ctx.keys.signingKey('ES256')).kid;
+    const refused = await pqid('keys', 'remove', active);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/ERR_KEY_ACTIVE.*rotate first/);
+    expect(refused.stderr).toMatch(/"audit":"keys".*"op":"key\.refused"/);
+    expect((await pqid('keys', 'rotate', '--alg', 'ES256', '--now')).code).toBe(0);
+    const r = await pqid('keys', 'remove', active);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/retired/);
+    expect(r.stdout).toMatch(/nothing it signed verifies/);
+    const line = JSON.parse(r.stderr.trim().split('\n').at(-1) as string);
+    expect(line).toMatchObject({ audit: 'keys', op: 'key.remove', kid: active, alg: 'ES256', actor: 'cli' });
+    await idp.ctx.keys.load();
+    expect(idp.ctx.keys.jwks().keys.map((k) => k.kid)).not.toContain(active);
+    expect((await pqid('keys', 'remove', 'no-such-kid')).stderr).toMatch(/ERR_KEY_UNKNOWN/);
+    expect((await pqid('keys', 'remove')).code).toBe(2);
+    for (const out of [refused, r]) expect(out.stderr + out.stdout).not.toContain(KEK);
+  });
+
+  it('keys rekey: with the old KEK as previous, re-seals everything under the new one; the server keeps working', async () => {
+    const newKek = randomBytes(32).toString('base64');
+    process.env.PQID_KEK = newKek;
+    process.env.PQID_KEK_PREVIOUS = KEK;
+    try {
+      const r = await pqid('keys', 'rekey', '--json');
+      expect(r.code).toBe(0);
+      const result = JSON.parse(r.stdout);
+      expect(result.resealed).toBeGreaterThan(0);
+      expect(result.to).toBe(kekId(Buffer.from(newKek, 'base64')));
+      expect(r.stderr).toMatch(/"op":"keys\.rekey"/);
+      for (const secret of [newKek, KEK]) expect(r.stderr + r.stdout).not.toContain(secret);
+      delete process.env.PQID_KEK_PREVIOUS;
+      const listed = JSON.parse((await pqid('keys', 'list', '--json')).stdout) as Array<{ custody: string }>;
+      expect(new Set(listed.map((k) => k.custody))).toEqual(new Set([`sealed:${result.to}`]));
+      // The new KEK alone is enough now (a rotation opens the store with it).
+      expect((await pqid('keys', 'rotate', '--alg', 'ES256', '--now')).code).toBe(0);
+      // The running server, started with the old KEK, still signs with what it opened.
+      await expect(idp.ctx.keys.signingKey('ML-DSA-65')).resolves.toBeTruthy();
+      // The old KEK alone is refused with a clear code.
+      process.env.PQID_KEK = KEK;
+      const old = await pqid('keys', 'rotate', '--alg', 'ES256', '--now');
+      expect(old.code).toBe(1);
+      expect(old.stderr).toMatch(/ERR_KEK_MISMATCH/);
+    } finally {
+      process.env.PQID_KEK = KEK;
+      delete process.env.PQID_KEK_PREVIOUS;
+    }
+  });
+});
+
+describe('pqid keys import: a key that lives in a KMS', () => {
+  const t = tempDir();
+  const saved = { ...process.env };
+  afterAll(() => {
+    process.env = saved;
+    t.cleanup();
+  });
+
+  it('registers it as the next key of its set; the store keeps only the reference', async () => {
+    const kmsFile = join(t.dir, 'kms.json');
+    const configFile = join(t.dir, 'config.json');
+    const kms = {
+      type: 'module',
+      module: join(import.meta.dirname, 'fixtures', 'test-kms.ts'),
+      options: { file: kmsFile },
+    };
+    writeFileSync(configFile, JSON.stringify({ keys: { signers: { kms } }, demo: { enabled: false } }));
+    process.env.PQID_DATA_DIR = t.dir;
+    process.env.PQID_KEK = KEK;
+    process.env.PQID_CONFIG = configFile;
+    delete process.env.PQID_DATABASE_URL;
+    const provider = createKeyProvider({ file: kmsFile });
+    const ref = await provider.generate?.('ML-DSA-65');
+    const first = await pqid(
+      'keys',
+      'import',
+      '--signer',
+      'kms',
+      '--ref',
+      ref as string,
+      '--alg',
+      'ML-DSA-65',
+      '--json',
+    );
+    expect(first.code).toBe(0);
+    // No key of the algorithm yet: it signs at once. A second import is staged.
+    expect(JSON.parse(first.stdout)).toMatchObject([
+      { set: 'oidc', alg: 'ML-DSA-65', status: 'active', custody: 'external:kms' },
+    ]);
+    const ref2 = await provider.generate?.('ML-DSA-65');
+    const second = await pqid('keys', 'import', '--ref', `kms:${ref2}`, '--alg', 'ML-DSA-65', '--json');
+    expect(JSON.parse(second.stdout)).toMatchObject([{ status: 'next', custody: 'external:kms' }]);
+    expect(second.stderr).toMatch(/"op":"key\.import"/);
+    // Composite halves as two KMS keys.
+    const [m, e] = [await provider.generate?.('ML-DSA-44'), await provider.generate?.('Ed25519')];
+    const comp = await pqid(
+      'keys',
+      'import',
+      '--signer',
+      'kms',
+      '--ref',
+      `mldsa=${m}`,
+      '--ref',
+      `traditional=${e}`,
+      '--alg',
+      'ML-DSA-44-Ed25519',
+      '--json',
+    );
+    expect(comp.code).toBe(0);
+    // A reference the KMS does not know, or a malformed one, is refused.
+    expect(
+      (await pqid('keys', 'import', '--signer', 'kms', '--ref', 'nope', '--alg', 'ML-DSA-65')).code,
+    ).toBe(1);
+    expect(
+      (await pqid('keys', 'import', '--signer', 'kms', '--ref', 'mldsa=x', '--alg', 'ML-DSA-44-Ed25519'))
+        .code,
+    ).toBe(2);
+    // The database and its write-ahead log: nothing of the KMS's keys in either.
+    const store = ['pqid.sqlite', 'pqid.sqlite-wal']
+      .map((f) => (existsSync(join(t.dir, f)) ? readFileSync(join(t.dir, f)).toString('latin1') : ''))
+      .join('');
+    expect(store).toContain('external');
+    const kmsKeys = JSON.parse(readFileSync(kmsFile, 'utf8')) as Record<
+      string,
+      { priv?: string; d?: string }
+    >;
+    for (const k of Object.values(kmsKeys))
+      for (const secret of [k.priv, k.d]) if (secret) expect(store).not.toContain(secret);
   });
 });

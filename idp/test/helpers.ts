@@ -14,11 +14,28 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * A test configuration. The cold-path root is pinned to ML-DSA-87 (the root before SLH-DSA):
+ * an SLH-DSA-SHA2-128s root costs a few hundred milliseconds per key and per certificate, which
+ * every IdP a test starts would pay, and doubles the suite's time. The SLH-DSA default
+ * (`keys.placement.cold: auto`) has tests of its own (cold-path.test.ts, key-sets.test.ts): pass
+ * `keys: { placement: { cold: 'auto' } }` to get it.
+ */
 export function testConfig(dataDir: string, overrides: LoadConfigOptions['overrides'] = {}): Config {
+  const keys = overrides.keys;
   return loadConfig({
     env: {},
     cwd: dataDir,
-    overrides: { dataDir, logLevel: 'silent', issuer: 'http://localhost:3000', ...overrides },
+    overrides: {
+      dataDir,
+      logLevel: 'silent',
+      issuer: 'http://localhost:3000',
+      ...overrides,
+      // saml.rootAlg (the older name) is an explicit cold path as well.
+      keys: overrides.saml?.rootAlg
+        ? (keys ?? {})
+        : { ...keys, placement: { cold: 'ML-DSA-87', ...keys?.placement } },
+    },
   });
 }
 

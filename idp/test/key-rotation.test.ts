@@ -102,20 +102,26 @@ describe('key lifecycle', () => {
     expect(promoted?.status).toBe('active');
   });
 
-  it('placement pins objects to algorithms; the cold key is retained longer', async () => {
+  it('placement pins hot objects to algorithms; the cold path is the root set, retained longer', async () => {
     t = 4_000_000;
     const { km } = manager({
       placement: { idToken: 'client', accessToken: 'ML-DSA-44', userinfo: 'client', cold: 'ML-DSA-87' },
       defaultAlg: 'ML-DSA-65',
     });
-    expect(km.placementAlgs().sort()).toEqual(['ML-DSA-44', 'ML-DSA-87']);
+    // The cold algorithm is the root's: no OIDC key is made for it.
+    expect(km.placementAlgs().sort()).toEqual(['ML-DSA-44']);
     expect((await km.signerFor('id_token', 'ES256')).alg).toBe('ES256');
     expect((await km.signerFor('id_token')).alg).toBe('ML-DSA-65');
     expect((await km.signerFor('access_token', 'ES256')).alg).toBe('ML-DSA-44');
     expect((await km.signerFor('userinfo', 'ML-DSA-44')).alg).toBe('ML-DSA-44');
     const cold = await km.signerFor('cold');
     expect(cold.alg).toBe('ML-DSA-87');
+    expect(km.list().find((k) => k.kid === cold.kid)?.set).toBe('root');
+    expect(km.jwks().keys.map((k) => k.kid)).not.toContain(cold.kid);
+    // Rotating the algorithm rotates the hot sets only; the root rotates when named.
     await km.rotate('ML-DSA-87', { immediate: true });
+    expect(km.list().find((k) => k.kid === cold.kid)?.status).toBe('active');
+    await km.rotate('ML-DSA-87', { immediate: true, set: 'root' });
     expect(km.list().find((k) => k.kid === cold.kid)).toMatchObject({
       status: 'retired',
       removeAt: t + 86400,

@@ -52,7 +52,8 @@ const jwksKids = (idp: Idp) => idp.ctx.keys.jwks().keys.map((k) => String(k.kid)
 describe('key sets per purpose', () => {
   let t: Awaited<ReturnType<typeof startTestIdp>>;
   beforeAll(async () => {
-    t = await startTestIdp();
+    // The default cold path: a new store's root is SLH-DSA-SHA2-128s.
+    t = await startTestIdp({ keys: { placement: { cold: 'auto' } } });
     await registerSamlSp(t.idp.ctx, { entityId: SP87, acsUrls: [ACS87], signatureAlgorithm: 'ML-DSA-87' });
   }, 120_000);
   afterAll(() => t?.close());
@@ -61,7 +62,8 @@ describe('key sets per purpose', () => {
     const certs = new SamlCertificates(t.idp.ctx);
     const root = await certs.root();
     const signer = await certs.signer('ML-DSA-87');
-    expect(root.alg).toBe('ML-DSA-87');
+    // A new store's cold-path root is SLH-DSA-SHA2-128s (keys.placement.cold: auto).
+    expect(root.alg).toBe('SLH-DSA-SHA2-128s');
     expect(signer.kid).not.toBe(root.kid);
     const login = await samlLogin(t.idp.app, ssoUrl(authnRequestXml({ issuer: SP87, acs: ACS87 })));
     const xml = responseOf(login.body);
@@ -113,7 +115,7 @@ describe('key sets per purpose', () => {
     const signer = await certs.signer('ML-DSA-87');
     expect(signer.certificate).not.toBe(leafBefore); // the hot key did rotate
     const rotated = await t.idp.ctx.keys.rotate(undefined, { set: 'root', immediate: true });
-    expect(rotated.map((k) => [k.set, k.alg])).toEqual([['root', 'ML-DSA-87']]);
+    expect(rotated.map((k) => [k.set, k.alg])).toEqual([['root', 'SLH-DSA-SHA2-128s']]);
     const rootAfter = await certs.root();
     expect(rootAfter.kid).not.toBe(rootBefore);
     // The metadata is now signed by the new root; certificates already issued keep their bytes.

@@ -64,12 +64,17 @@ describe('OIDC endpoints (inject)', () => {
     });
 
   describe('discovery, jwks, health', () => {
-    it('lists every registry algorithm and the endpoints', async () => {
+    it('lists the registry algorithms and the endpoints (SLH-DSA only for verification)', async () => {
       const r = await app.inject('/.well-known/openid-configuration');
       expect(r.statusCode).toBe(200);
       const doc = r.json();
       expect(doc.issuer).toBe(ISSUER);
-      expect(doc.id_token_signing_alg_values_supported).toEqual(algorithms());
+      // What the IdP signs tokens with: not SLH-DSA (the cold path's) unless allowed; what it
+      // verifies (client assertions): every algorithm.
+      expect(doc.id_token_signing_alg_values_supported).toEqual(
+        algorithms().filter((a) => !a.startsWith('SLH-DSA')),
+      );
+      expect(doc.token_endpoint_auth_signing_alg_values_supported).toEqual(algorithms());
       expect(doc.id_token_signing_alg_values_supported).toContain('ML-DSA-65');
       expect(doc.code_challenge_methods_supported).toEqual(['S256']);
       expect(doc.token_endpoint).toBe(`${ISSUER}/token`);

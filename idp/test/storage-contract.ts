@@ -316,6 +316,67 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
       expect(await storage.adapter('Client').find('c1')).toBeUndefined();
     });
 
+    it('rewrites records all at once: only the model, only what the transform returns, expiry kept', async () => {
+      const keys = storage.adapter('SigningKey');
+      await keys.upsert('a', { v: 1, uid: 'ua' });
+      await keys.upsert('b', { v: 1 }, 3600);
+      await keys.upsert('c', { v: 1 });
+      await storage.adapter('Client').upsert('a', { v: 1 });
+      const seen: string[] = [];
+      const n = await keys.rewriteAll((id, p) => {
+        seen.push(id);
+        return id === 'c' ? undefined : { ...p, v: 2 };
+      });
+      expect(n).toBe(2);
+      expect(seen).toEqual(['a', 'b', 'c']);
+      expect((await keys.list()).map((r) => [r.id, r.payload.v])).toEqual([
+        ['a', 2],
+        ['b', 2],
+        ['c', 1],
+      ]);
+      expect(await keys.findByUid('ua')).toEqual({ v: 2, uid: 'ua' });
+      expect(await storage.adapter('Client').find('a')).toEqual({ v: 1 });
+      // The expiry is kept: an expired record stays invisible to the transform.
+      await keys.upsert('gone', { v: 1 }, -1);
+      await keys.rewriteAll((id) => {
+        if (id === 'gone') throw new Error('an expired record was offered');
+        return undefined;
+      });
+    });
+
+    it('rewrites all or nothing: a transform that throws midway leaves every record as it was', async () => {
+      const keys = storage.adapter('SigningKey');
+      for (const id of ['a', 'b', 'c']) await keys.upsert(id, { v: 1 });
+      await expect(
+        keys.rewriteAll((id, p) => {
+          if (id === 'c') throw new Error('cannot re-seal c');
+          return { ...p, v: 2 };
+        }),
+      ).rejects.toThrow('cannot re-seal c');
+      expect((await keys.list()).map((r) => r.payload.v)).toEqual([1, 1, 1]);
+      // The store is usable afterwards (no transaction left open), also from another instance.
+      expect(await keys.rewriteAll((_id, p) => ({ ...p, v: 3 }))).toBe(3);
+      expect((await (await second()).adapter('SigningKey').list()).map((r) => r.payload.v)).toEqual([
+        3, 3, 3,
+      ]);
+    });
+
+    it('rewrites atomically against another instance writing the same records', async () => {
+      const other = await second();
+      const mine = storage.adapter('SigningKey');
+      const theirs = other.adapter('SigningKey');
+      for (let i = 0; i < 20; i++) await mine.upsert(`k${i}`, { n: 0 });
+      // Each rewrite adds 1 to every record; run on both instances at once, none may be lost.
+      const bump = (_id: string, p: Payload) => ({ ...p, n: (p.n as number) + 1 });
+      await Promise.all([
+        mine.rewriteAll(bump),
+        theirs.rewriteAll(bump),
+        mine.rewriteAll(bump),
+        theirs.rewriteAll(bump),
+      ]);
+      expect(new Set((await mine.list()).map((r) => r.payload.n))).toEqual(new Set([4]));
+    });
+
     it('revokes by grant id, per model and across models', async () => {
       const models: ModelName[] = ['AuthorizationCode', 'AccessToken', 'RefreshToken'];
       for (const m of models) {

@@ -18,14 +18,24 @@ import { createIdp, loadConfig, registerClient } from '@pqid/idp';
 import { generateKeyPair } from '@pqid/jose';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
-const { port, dataDir, algs, users = 8, password = 'load-password', tls = [], logLevel = 'warn' } = opts;
+const {
+  port,
+  dataDir,
+  algs,
+  users = 8,
+  password = 'load-password',
+  tls = [],
+  logLevel = 'warn',
+  // Extra configuration (the placement study's IdP: an SLH-DSA root, a signed JWKS, SLH-DSA clients).
+  config: extra = {},
+} = opts;
 const issuer = `http://127.0.0.1:${port}`;
 mkdirSync(dataDir, { recursive: true });
 
 const config = loadConfig({
   env: {},
   cwd: dataDir,
-  overrides: { port, host: '127.0.0.1', issuer, dataDir, logLevel, demo: { enabled: false } },
+  overrides: { port, host: '127.0.0.1', issuer, dataDir, logLevel, demo: { enabled: false }, ...extra },
 });
 const idp = await createIdp(config, {
   env: { PQID_KEK: randomBytes(32).toString('base64') },
@@ -94,6 +104,13 @@ for (let i = 0; i < users; i++) {
 // handshake measurements, and the process's own CPU time.
 idp.app.get('/__load/ping', async (_req, reply) => reply.header('cache-control', 'no-store').send('ok'));
 idp.app.get('/__load/cpu', async () => process.cpuUsage());
+// Rotate a key set at once (the placement study): the signed JWKS and the SAML metadata must then
+// be re-signed by the cold-path root on their next fetch, which the runner times.
+idp.app.post('/__load/rotate', async (req) => {
+  const { set, alg } = req.query;
+  const rotated = await idp.ctx.keys.rotate(alg || undefined, { immediate: true, set });
+  return rotated.map((k) => ({ kid: k.kid, alg: k.alg, set: k.set }));
+});
 await idp.app.listen({ port, host: '127.0.0.1' });
 
 // HTTPS listeners in front of the same fastify instance: the request is handed to fastify's own

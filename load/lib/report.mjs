@@ -122,6 +122,89 @@ export function placementModel(results, capacity) {
   return { grant, signsPerToken, restMs: rest, coldSignsPerHour, operatingRate: rate, regimes };
 }
 
+/**
+ * Placement study from the placement scenario (load/run.mjs): every regime MEASURED on an IdP
+ * whose cold-path root is SLH-DSA-SHA2-128s (it signs the SAML certificates and metadata and the
+ * signed JWKS, which relying parties fetch during the phases) and whose clients sign their tokens
+ * with ES256, ML-DSA-65, SLH-DSA-SHA2-128f or -128s. The cold path's re-signing after a rotation
+ * is measured too (server CPU around the fetch that signs) and amortised at one rotation an hour.
+ * The model's prediction (non-signing CPU + signatures × per-op cost) is kept beside each SLH-DSA
+ * row as a check on both.
+ */
+export function measuredPlacement(results, capacity) {
+  const run = results.placementRun;
+  const price = results.meta.pricePerVcpuHour;
+  const grant = 'refresh_token';
+  const signsPerToken = 2;
+  const row = (alg) =>
+    capacity.find((r) => r.target === 'pqid-placement' && r.grant === grant && r.alg === alg);
+  const es = row('ES256');
+  const ml = row('ML-DSA-65');
+  if (!es || !ml) return undefined;
+  const cold = run.coldPath.objects;
+  const coldCpuMs = cold.signedJwks.resign.cpuMs + cold.metadata.resign.cpuMs;
+  const coldSignsPerHour = 1;
+  const rate = ml.peakTokensPerSecond;
+  const esSign = results.signCost?.ES256?.usPerOp;
+  // The model's non-signing CPU per token, for the predictions beside the measured SLH-DSA rows.
+  const rest =
+    esSign !== undefined ? Math.max(es.cpuMsPerToken - (signsPerToken * esSign) / 1000, 0) : undefined;
+  const predict = (variant) =>
+    rest !== undefined && results.slhDsa?.[variant]
+      ? rest + (signsPerToken * results.slhDsa[variant].usPerOp) / 1000
+      : undefined;
+  const regimes = [
+    {
+      regime: 'ES256 everywhere (baseline)',
+      placement: 'hot: ES256 (cold path: SLH-DSA-SHA2-128s root)',
+      measured: true,
+      cpuMs: es.cpuMsPerToken,
+    },
+    {
+      regime: 'ML-DSA-65 hot + SLH-DSA-128s cold path',
+      placement: `hot: ML-DSA-65; cold: SLH-DSA-SHA2-128s re-signing the JWKS statement and the SAML metadata once an hour (${f(coldCpuMs, 0)} ms CPU each time)`,
+      measured: true,
+      cpuMs: ml.cpuMsPerToken + (coldCpuMs * coldSignsPerHour) / (rate * 3600),
+      hotCpuMs: ml.cpuMsPerToken,
+    },
+    ...[
+      ['SLH-DSA-128f hot path', 'SLH-DSA-SHA2-128f', 'slh-dsa-sha2-128f'],
+      ['SLH-DSA-128s hot path', 'SLH-DSA-SHA2-128s', 'slh-dsa-sha2-128s'],
+    ]
+      .map(([regime, alg, variant]) => {
+        const r = row(alg);
+        return r
+          ? {
+              regime,
+              placement: `hot: ${alg} (${signsPerToken} signatures/token)`,
+              measured: true,
+              cpuMs: r.cpuMsPerToken,
+              modelCpuMs: predict(variant),
+              peakTokensPerSecond: r.peakTokensPerSecond,
+              p99: r.p99,
+            }
+          : undefined;
+      })
+      .filter(Boolean),
+  ];
+  for (const r of regimes) {
+    r.tokensPerCoreSecond = 1000 / r.cpuMs;
+    r.retained = es.cpuMsPerToken / r.cpuMs;
+    r.infraMultiplier = r.cpuMs / es.cpuMsPerToken;
+    r.costPerMillion = (r.cpuMs / 1000 / 3600) * 1e6 * price;
+  }
+  return {
+    grant,
+    signsPerToken,
+    coldSignsPerHour,
+    operatingRate: rate,
+    coldCpuMs,
+    cold,
+    regimes,
+    measured: true,
+  };
+}
+
 /** A vega-lite spec rendered to an SVG string (vega in Node, no browser); also used by load/faults.mjs. */
 export async function svg(vlSpec) {
   const spec = compile({
@@ -217,7 +300,11 @@ function barChart(values, { title, x = 'alg', y, yTitle, color, sort, rule, scal
 
 export async function writeReport(outDir, results) {
   const capacity = capacityModel(results);
-  const placement = results.throughput ? placementModel(results, capacity) : undefined;
+  const placement = results.placementRun
+    ? measuredPlacement(results, capacity)
+    : results.throughput
+      ? placementModel(results, capacity)
+      : undefined;
   results.capacity = capacity;
   results.placement = placement;
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -340,12 +427,54 @@ export async function writeReport(outDir, results) {
     );
   }
 
-  if (placement) {
-    md.push('## Placement study: slow signer on the hot path vs the cold path', '');
+  if (placement?.measured) {
+    const c = placement.cold;
+    md.push('## Placement study: slow signer on the hot path vs the cold path (measured)', '');
     md.push(
-      `The seed paper finds that SLH-DSA in the TLS leaf (signed on every handshake) collapses capacity by ~2500×, while SLH-DSA in the root (never signed live) costs little. The token analogue: the **hot path** signs every token (${placement.signsPerToken} signature${placement.signsPerToken > 1 ? 's' : ''} per ${placement.grant} response); the **cold path** signs rarely (a signed JWKS / metadata statement, here ${placement.coldSignsPerHour}/hour, amortised over ${f(placement.operatingRate)} tokens/s).`,
+      `The seed paper finds that SLH-DSA in the TLS leaf (signed on every handshake) collapses capacity by ~2500×, while SLH-DSA in the root (never signed live) costs little. The token analogue, served by a second IdP whose cold-path root is **SLH-DSA-SHA2-128s** — it certifies the SAML keys and signs the SAML metadata and the signed JWKS (\`/jwks.jwt\`), which the k6 clients fetch once per ${results.placementRun.coldTraffic.every} token requests during every phase — and whose clients sign tokens with ES256, ML-DSA-65, SLH-DSA-SHA2-128f or -128s (\`keys.allowSlhDsaHotPath\`). The **hot path** signs every token (${placement.signsPerToken} signatures per ${placement.grant} response). Every row is **measured** (server CPU per token from /proc); the cold path's re-signing after a rotation is measured below and amortised at ${placement.coldSignsPerHour} rotation/hour over the measured ML-DSA-65 rate (${f(placement.operatingRate)} tokens/s). "Model" is the earlier prediction (non-signing CPU + signatures × SLH-DSA per-op cost in the runner) for comparison.`,
       '',
-      `ES256 and ML-DSA-65 rows are measured (server CPU per token, ${placement.grant} grant). **SLH-DSA rows are modelled, not served by the IdP** (@pqid/jose has no SLH-DSA yet): non-signing CPU per token (${f(placement.restMs, 3)} ms = measured ES256 CPU per token minus its measured sign cost) plus the measured SLH-DSA sign cost per op (${Object.entries(
+      '| regime | placement | server CPU ms/token | model ms/token | tokens/core-s | retained vs ES256 | infra × | $/M tokens |',
+      '|---|---|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const r of placement.regimes)
+      md.push(
+        `| ${r.regime} | ${r.placement} | ${f(r.cpuMs, 3)} | ${r.modelCpuMs === undefined ? '–' : f(r.modelCpuMs, 3)} | ${f(r.tokensPerCoreSecond, 1)} | ${f(r.retained, 4)} | ${f(r.infraMultiplier, 1)} | ${f(r.costPerMillion, 4)} |`,
+      );
+    md.push(
+      '',
+      '**Cold path, measured from the running IdP** (median of the rounds; CPU = server process, only the fetch that signs):',
+      '',
+    );
+    md.push(
+      '| object | URL | bytes | signed with | signatures per re-sign | re-sign wall ms | re-sign server CPU ms | cached fetch p50 ms | CPU ms per cached fetch |',
+      '|---|---|---:|---|---:|---:|---:|---:|---:|',
+    );
+    for (const [name, o] of Object.entries(c))
+      md.push(
+        `| ${name === 'signedJwks' ? 'signed JWKS (jwk-set+jwt)' : 'SAML metadata'} | \`${o.path}\` | ${int(o.bytes)} | ${o.signatureAlg ?? '?'} | ${o.resign.signatures} | ${f(o.resign.wallMs, 0)} | ${f(o.resign.cpuMs, 0)} | ${f(o.cached.p50Ms, 2)} | ${f(o.cached.cpuMsPerFetch, 3)} |`,
+      );
+    md.push('');
+    await add(
+      'placement',
+      'Tokens per server core-second by placement regime (log scale), every regime measured on the running IdP.',
+      barChart(
+        placement.regimes.map((r) => ({ regime: r.regime, value: r.tokensPerCoreSecond, kind: 'measured' })),
+        {
+          title: 'Placement regimes (measured)',
+          x: 'regime',
+          y: 'value',
+          yTitle: 'tokens per core-second',
+          color: 'kind',
+          scaleType: 'log',
+        },
+      ),
+    );
+  } else if (placement) {
+    md.push('## Placement study: slow signer on the hot path vs the cold path (modelled)', '');
+    md.push(
+      `Run the \`placement\` scenario to measure these regimes on a running IdP; without it they are modelled. The seed paper finds that SLH-DSA in the TLS leaf (signed on every handshake) collapses capacity by ~2500×, while SLH-DSA in the root (never signed live) costs little. The token analogue: the **hot path** signs every token (${placement.signsPerToken} signature${placement.signsPerToken > 1 ? 's' : ''} per ${placement.grant} response); the **cold path** signs rarely (a signed JWKS / metadata statement, here ${placement.coldSignsPerHour}/hour, amortised over ${f(placement.operatingRate)} tokens/s).`,
+      '',
+      `ES256 and ML-DSA-65 rows are measured (server CPU per token, ${placement.grant} grant). SLH-DSA rows are **modelled**: non-signing CPU per token (${f(placement.restMs, 3)} ms = measured ES256 CPU per token minus its measured sign cost) plus the measured SLH-DSA sign cost per op (${Object.entries(
         results.slhDsa,
       )
         .map(

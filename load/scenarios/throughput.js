@@ -7,6 +7,8 @@
 //                     for p50/p95/p99/max latency below saturation.
 // Grants: client_credentials (client_secret_basic) and refresh_token (public client, a
 // refresh token per VU minted by the runner, rotated on every call).
+// Optional `coldUrls` + `coldEvery`: every coldEvery-th iteration of a VU also fetches one of
+// these (the signed JWKS, the SAML metadata), as relying parties polling the cold path do.
 import encoding from 'k6/encoding';
 import exec from 'k6/execution';
 import http from 'k6/http';
@@ -20,6 +22,8 @@ const tokensOk = new Counter('tokens_ok');
 const tokenErrors = new Rate('token_errors');
 const jwtAccessTokens = new Counter('jwt_access_tokens');
 const tokenBytes = new Trend('token_response_bytes');
+const coldLatency = new Trend('cold_fetch_latency', true);
+const coldErrors = new Rate('cold_fetch_errors');
 
 export const options = {
   scenarios: { tokens: arrivalScenario(config, { rampShare: 0.2, gracefulStop: '5s' }) },
@@ -67,6 +71,13 @@ export default function () {
     tokensOk.add(1);
     tokenLatency.add(res.timings.duration);
     tokenBytes.add(res.body.length);
+  }
+  if (config.coldUrls?.length && exec.vu.iterationInScenario % config.coldEvery === 0) {
+    const url =
+      config.coldUrls[Math.floor(exec.vu.iterationInScenario / config.coldEvery) % config.coldUrls.length];
+    const cold = http.get(url, { tags: { name: 'cold' } });
+    coldErrors.add(cold.status !== 200);
+    coldLatency.add(cold.timings.duration);
   }
 }
 

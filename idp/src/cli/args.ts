@@ -3,6 +3,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CliError, UsageError } from '@pqid/jose/cli';
 import { ClientError } from '../clients/clients.ts';
 import { ConfigError } from '../config.ts';
+import { KekMismatch } from '../crypto/kek.ts';
 import { RotationPending, UnknownSigningAlgorithm } from '../keys/key-manager.ts';
 
 /** `parseArgs` with its TypeErrors (unknown option, missing value) turned into usage errors (exit 2). */
@@ -22,6 +23,7 @@ export async function mapErrors<T>(f: () => Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (e) {
+    if (e instanceof KekMismatch) throw new CliError(e.code, e.message, { cause: e });
     if (e instanceof ConfigError) throw new CliError('ERR_CONFIG', e.message, { cause: e });
     if (e instanceof ClientError) throw new UsageError(e.message);
     if (e instanceof UnknownSigningAlgorithm) throw new UsageError(e.message);

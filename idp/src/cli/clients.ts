@@ -16,7 +16,8 @@ import {
   type TokenEndpointAuthMethod,
 } from '../clients/clients.ts';
 import { registerClient } from '../clients/register.ts';
-import { resolveAlg, type SigningPurpose } from '../keys/placement.ts';
+import { measureSignature } from '../keys/hot-path.ts';
+import { isSlowSigner, resolveAlg, type SigningPurpose } from '../keys/placement.ts';
 import { mapErrors, parse } from './args.ts';
 import { withCli } from './open.ts';
 import { TRANSPORTS, type Transport, tokenFit } from './token-fit.ts';
@@ -153,7 +154,7 @@ async function add(rest: string[]): Promise<void> {
         throw new CliError('ERR_CLIENT_EXISTS', `client ${input.client_id} already exists; remove it first`);
       // Publishes every key its tokens may need (placement included) before it can get one.
       const { client, clientSecret } = await registerClient(ctx, input);
-      const place = (purpose: SigningPurpose, alg: string) =>
+      const place = (purpose: Exclude<SigningPurpose, 'cold'>, alg: string) =>
         resolveAlg(ctx.keys.placement, purpose, alg, ctx.config.defaultSigningAlg);
       const idTokenAlg = place('id_token', client.id_token_signed_response_alg);
       const accessTokenAlg = place(
@@ -175,6 +176,15 @@ async function add(rest: string[]): Promise<void> {
         }),
       );
       for (const w of fit.warnings) err(`warning: ${w}`);
+      // SLH-DSA per token (allowed by keys.allowSlhDsaHotPath, else registration refused it).
+      const jwtAccessTokens = (client.access_token_format ?? 'reference') !== 'reference';
+      for (const alg of new Set([idTokenAlg, ...(jwtAccessTokens ? [accessTokenAlg] : [])]))
+        if (isSlowSigner(alg)) {
+          const ms = await measureSignature(ctx.keys, alg);
+          err(
+            `warning: every ${alg} token costs ${ms.toFixed(1)} ms of signing CPU on this machine (at most ${Math.floor(1000 / ms)} per core-second); SLH-DSA belongs on the cold path (docs/KEYS.md, "SLH-DSA on the hot path")`,
+          );
+        }
       if (clientSecret !== undefined) err('note: the client_secret above is shown only this once.');
     }),
   );

@@ -8,6 +8,8 @@ import { Clients } from '../clients/clients.ts';
 import { type Config, loadConfig } from '../config.ts';
 import type { IdpContext } from '../context.ts';
 import { loadKek } from '../crypto/kek.ts';
+import { type KeyAuditSink, stderrAuditSink } from '../keys/audit.ts';
+import { openKeyProviders } from '../keys/external.ts';
 import { keyManagerFromConfig } from '../keys/from-config.ts';
 import { LoginLimiter } from '../security/login-limiter.ts';
 import { openStorage } from '../storage/open.ts';
@@ -23,6 +25,8 @@ export interface OpenOptions {
   withKeys: boolean;
   env?: Record<string, string | undefined>;
   warn?: (message: string) => void;
+  /** Where key audit lines go (default: JSON lines on stderr). */
+  audit?: KeyAuditSink;
 }
 
 export function cliConfig(configFile: string | undefined, env = process.env): Config {
@@ -33,17 +37,23 @@ export async function openCli(opts: OpenOptions): Promise<CliContext> {
   const env = opts.env ?? process.env;
   const config = cliConfig(opts.configFile, env);
   const storage = openStorage(config.databaseUrl);
+  let closeKeys = async () => {};
   try {
     const keyStore = storage.adapter('SigningKey');
     let keys: IdpContext['keys'];
     if (opts.withKeys) {
       const haveKeys = (await keyStore.list()).length > 0;
       const warn = opts.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
-      keys = keyManagerFromConfig(
-        keyStore,
-        loadKek({ env, dataDir: config.dataDir, haveKeys, warn }),
-        config,
-      );
+      const kek = loadKek({ env, dataDir: config.dataDir, haveKeys, warn });
+      const providers = await openKeyProviders(config.keys.signers, { env });
+      keys = keyManagerFromConfig(keyStore, kek, config, {
+        // Operator commands lock like server instances do: two rotations never cross.
+        locks: storage.adapter('Lock'),
+        providers,
+        actor: 'cli',
+        audit: opts.audit ?? stderrAuditSink(),
+      });
+      closeKeys = () => keys.close();
       await keys.load();
     } else {
       // Metadata only: a KEK that can never be used, so listing works without the secret.
@@ -55,11 +65,20 @@ export async function openCli(opts: OpenOptions): Promise<CliContext> {
       storage,
       keys,
       accounts: new Accounts(storage.adapter('Account')),
-      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg),
+      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
+        allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
+      }),
       loginLimiter: new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
     };
-    return { ctx, close: () => storage.close() };
+    return {
+      ctx,
+      close: async () => {
+        await closeKeys();
+        await storage.close();
+      },
+    };
   } catch (e) {
+    await closeKeys();
     await storage.close();
     throw e;
   }

@@ -6,6 +6,8 @@
  */
 import { algorithms, importJwks, type Jwk } from '@pqid/jose';
 import { hashGeneratedSecret, hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
+import { slowHotPathRefusal } from '../keys/config.ts';
+import { isSlowSigner } from '../keys/placement.ts';
 import { ACR_VALUES } from '../signin/auth-context.ts';
 import type { Adapter } from '../storage/adapter.ts';
 
@@ -200,12 +202,19 @@ export function parseClientMetadata(raw: unknown): ClientInput {
   return out as unknown as ClientInput;
 }
 
+export interface ClientPolicy {
+  /** Accept SLH-DSA for the algorithms the IdP signs with per token (keys.allowSlhDsaHotPath). */
+  allowSlhDsaHotPath?: boolean;
+}
+
 export class Clients {
   readonly #store: Adapter;
   readonly #defaultAlg: string;
-  constructor(store: Adapter, defaultAlg: string) {
+  readonly #policy: ClientPolicy;
+  constructor(store: Adapter, defaultAlg: string, policy: ClientPolicy = {}) {
     this.#store = store;
     this.#defaultAlg = defaultAlg;
+    this.#policy = policy;
   }
 
   /** Register a client; returns it with the plaintext secret (shown once). */
@@ -269,6 +278,14 @@ export class Clients {
       throw new ClientError('a public client cannot use client_credentials', 'grant_types');
     const alg = input.id_token_signed_response_alg ?? this.#defaultAlg;
     checkAlg('id_token_signed_response_alg', alg);
+    // What the IdP signs per token with: SLH-DSA only when the operator accepted its cost.
+    if (!this.#policy.allowSlhDsaHotPath)
+      for (const [field, a] of [
+        ['id_token_signed_response_alg', alg],
+        ['access_token_signed_response_alg', input.access_token_signed_response_alg],
+        ['userinfo_signed_response_alg', input.userinfo_signed_response_alg],
+      ] as const)
+        if (a !== undefined && isSlowSigner(a)) throw new ClientError(slowHotPathRefusal(field, a), field);
     const scope = input.scope ?? 'openid profile email offline_access';
     if (!/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scope))
       throw new ClientError('scope must be space-separated scope tokens', 'scope');

@@ -1,9 +1,12 @@
 /**
  * Placement: which algorithm (and so which key) signs which kind of object. Hot-path objects
  * (ID tokens, JWT access tokens, userinfo JWTs) are signed per request, so they follow the
- * client's registered algorithm by default; the cold path (long-lived objects signed rarely:
- * signed JWKS, SAML metadata) can afford a slower or larger algorithm.
+ * client's registered algorithm by default; the cold path (long-lived objects signed rarely: the
+ * SAML certificates and metadata, the signed JWKS) is signed by the root key set, whose
+ * algorithm can be slow and conservative — SLH-DSA — because it signs almost never.
  */
+import { algorithms, getAlgorithm } from '@pqid/jose';
+
 export type SigningPurpose = 'id_token' | 'access_token' | 'userinfo' | 'cold';
 
 export const SIGNING_PURPOSES: readonly SigningPurpose[] = ['id_token', 'access_token', 'userinfo', 'cold'];
@@ -15,25 +18,45 @@ export interface Placement {
   idToken: PlacementTarget;
   accessToken: PlacementTarget;
   userinfo: PlacementTarget;
-  /** Always a fixed algorithm: there is no client to ask. */
-  cold: string;
+  /**
+   * The cold-path root's algorithm (key set `root`): always fixed, there is no client to ask.
+   * `auto`: the existing root's algorithm, else `defaultColdAlg()` for a new store.
+   */
+  cold: 'auto' | (string & {});
 }
 
-const FIELD: Record<SigningPurpose, keyof Placement> = {
+const FIELD: Record<Exclude<SigningPurpose, 'cold'>, keyof Placement> = {
   id_token: 'idToken',
   access_token: 'accessToken',
   userinfo: 'userinfo',
-  cold: 'cold',
 };
 
 export class PlacementError extends Error {
   override name = 'PlacementError';
 }
 
-/** The algorithm for `purpose`; `requested` is the client's alg (or undefined: the default). */
+/** The cold-path algorithm of a new store: SLH-DSA-SHA2-128s, where the runtime has it. */
+export const COLD_PATH_ALGS = ['SLH-DSA-SHA2-128s', 'ML-DSA-87'] as const;
+export const defaultColdAlg = (): string =>
+  COLD_PATH_ALGS.find((a) => algorithms().includes(a)) ?? 'ML-DSA-87';
+
+/**
+ * Algorithms too slow to sign per request: SLH-DSA (hundreds of milliseconds per signature for
+ * the small variants, tens for the fast ones, against well under one for ML-DSA). They belong on
+ * the cold path; the hot path takes them only with `keys.allowSlhDsaHotPath` (docs/KEYS.md).
+ */
+export const isSlowSigner = (alg: string): boolean => {
+  try {
+    return getAlgorithm(alg).family === 'slh-dsa';
+  } catch {
+    return false;
+  }
+};
+
+/** The algorithm for a hot-path `purpose`; `requested` is the client's alg (or undefined: the default). */
 export function resolveAlg(
   placement: Placement,
-  purpose: SigningPurpose,
+  purpose: Exclude<SigningPurpose, 'cold'>,
   requested: string | undefined,
   defaultAlg: string,
 ): string {
@@ -42,7 +65,9 @@ export function resolveAlg(
   return requested ?? defaultAlg;
 }
 
-/** The fixed algorithms a placement names: they need keys before the first request. */
+/** The fixed hot-path algorithms a placement names: they need keys before the first request. */
 export function fixedAlgs(placement: Placement): string[] {
-  return [...new Set(Object.values(placement).filter((t) => t !== 'client'))];
+  return [
+    ...new Set([placement.idToken, placement.accessToken, placement.userinfo].filter((t) => t !== 'client')),
+  ];
 }

@@ -3,8 +3,10 @@ import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
+import { advertisedSigningAlgs } from '../keys/hot-path.ts';
 import { ACR_VALUES } from '../signin/auth-context.ts';
 import { RESPONSE_MODES, supportedScopes } from './authorize-request.ts';
+import { SIGNED_JWKS_MEDIA_TYPE, SignedJwksCache } from './signed-jwks.ts';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 
@@ -22,6 +24,8 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     token_endpoint: ep.token,
     userinfo_endpoint: ep.userinfo,
     jwks_uri: ep.jwks,
+    // OpenID Federation 1.0 metadata: the JWKS signed by the cold-path root (signed-jwks.ts).
+    ...(ctx.config.keys.signedJwks ? { signed_jwks_uri: `${ctx.config.issuer}/jwks.jwt` } : {}),
     introspection_endpoint: `${ctx.config.issuer}/introspect`,
     revocation_endpoint: `${ctx.config.issuer}/revoke`,
     end_session_endpoint: `${ctx.config.issuer}/end_session`,
@@ -33,8 +37,10 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     response_modes_supported: [...RESPONSE_MODES],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: algs,
-    userinfo_signing_alg_values_supported: algs,
+    // What the IdP signs with per token: placement's fixed algorithm, else what clients may
+    // register (SLH-DSA only with keys.allowSlhDsaHotPath). Verification lists stay complete.
+    id_token_signing_alg_values_supported: advertisedSigningAlgs(ctx.config, 'idToken'),
+    userinfo_signing_alg_values_supported: advertisedSigningAlgs(ctx.config, 'userinfo'),
     token_endpoint_auth_methods_supported: AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: algs,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
@@ -90,6 +96,18 @@ export async function discoveryRoutes(app: FastifyInstance, { ctx }: { ctx: IdpC
       .header('access-control-allow-origin', '*')
       .send(discoveryDocument(ctx)),
   );
+  if (ctx.config.keys.signedJwks) {
+    const signed = new SignedJwksCache(ctx);
+    // Signed before the first request asks (a slow cold-path signer should not meet a client).
+    signed.get().catch((err) => app.log.warn({ err }, 'signing the JWKS statement failed; will retry'));
+    app.get('/jwks.jwt', async (_req, reply) =>
+      reply
+        .header('content-type', SIGNED_JWKS_MEDIA_TYPE)
+        .header('cache-control', 'public, max-age=300')
+        .header('access-control-allow-origin', '*')
+        .send(await signed.get()),
+    );
+  }
   app.get('/jwks', async (_req, reply) =>
     reply
       .header('content-type', 'application/jwk-set+json')

@@ -3,6 +3,7 @@
  * with a 4xx status; only genuine server faults become 500, and those never echo details.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isSignerOutage, SIGNER_RETRY_AFTER } from '../keys/custody.ts';
 import { isStorageUnavailable, storageUnavailableResponse } from '../storage/errors.ts';
 
 export class OAuthError extends Error {
@@ -47,6 +48,16 @@ export function jsonErrorHandler(
     req.log.warn({ code: err.code }, 'storage unavailable');
     const r = storageUnavailableResponse(err);
     return reply.code(r.status).headers(r.headers).send(r.body);
+  }
+  if (isSignerOutage(err)) {
+    // A KMS/HSM that cannot sign right now: like a database outage, retry later.
+    req.log.warn({ code: err.code, reason: err.message }, 'signer unavailable');
+    return sendOAuthError(
+      reply,
+      new OAuthError('temporarily_unavailable', 'signing is temporarily unavailable', 503, {
+        'retry-after': String(SIGNER_RETRY_AFTER),
+      }),
+    );
   }
   const fe = err as FastifyError;
   if (fe.validation) return sendOAuthError(reply, invalidRequest(`invalid parameters: ${fe.message}`));

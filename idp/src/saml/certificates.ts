@@ -4,11 +4,14 @@
  *
  *   saml  the hot signing key per algorithm (Responses, Assertions, LogoutResponses), published
  *         only as certificates in the SAML metadata, never in /jwks;
- *   root  the root (`saml.rootAlg`, ML-DSA-87 by default), a key of its own used only on the
- *         cold path: it certifies the hot keys and signs the metadata, and signs nothing else.
+ *   root  the cold-path root (`keys.placement.cold`: SLH-DSA-SHA2-128s for a new store), a key
+ *         of its own: it certifies the hot keys and signs the metadata (and the signed JWKS),
+ *         and signs nothing per request.
  *
  * A certificate is issued once per key id and stored in the `SamlCertificate` model, so SPs
- * that pin a certificate keep seeing the same bytes.
+ * that pin a certificate keep seeing the same bytes. After the root changes, keys rotated in get
+ * certificates from the new root (docs/KEYS.md, "Changing the cold-path root"). Keys are
+ * `@pqid/jose` handles: the private half stays with its custody (sealed, KMS, HSM).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
@@ -19,9 +22,9 @@ export interface SamlSigner {
   alg: string;
   kid: string;
   /**
-   * The key manager's handle: @pqid/xmldsig signs with the key it prepared once (an ML-DSA seed
-   * is never expanded per assertion); a private JWK where there is no key manager (sizes.ts).
-   * Never logged, never stored outside the key manager.
+   * The key manager's handle (its custody signs: sealed, KMS or HSM); @pqid/xmldsig signs with
+   * the key prepared once (an ML-DSA seed is never expanded per assertion). A private JWK only
+   * where there is no key manager (sizes.ts). Never logged, never stored outside the key manager.
    */
   key: SigningKey;
   certificate: string;
@@ -55,8 +58,9 @@ export class SamlCertificates {
     this.#store = ctx.storage.adapter('SamlCertificate');
   }
 
+  /** The cold-path root's algorithm (keys.placement.cold, resolved). */
   get rootAlg(): string {
-    return this.#ctx.config.saml.rootAlg;
+    return this.#ctx.keys.coldAlg();
   }
 
   #cached(id: string, make: () => Promise<CertificateRecord>): Promise<string> {
@@ -80,17 +84,17 @@ export class SamlCertificates {
 
   /** The root key (cold path, key set `root`) and its self-signed CA certificate. */
   async root(): Promise<SamlSigner> {
-    const key = await this.#ctx.keys.signingKey(this.rootAlg, 'root');
-    const kid = key.kid;
+    const key = await this.#ctx.keys.signerFor('cold');
+    const { alg, kid } = key;
     const certificate = await this.#cached(`root:${kid}`, async () => {
       const cert = await createRootCertificate({
-        subject: { commonName: `pqid SAML root (${this.rootAlg})`, organization: 'pqid' },
+        subject: { commonName: `pqid SAML root (${alg})`, organization: 'pqid' },
         key,
         validity: { days: this.#ctx.config.saml.rootCertificateDays },
       });
-      return { kid, alg: this.rootAlg, pem: cert.pem };
+      return { kid, alg, pem: cert.pem };
     });
-    return { alg: this.rootAlg, kid, key, certificate };
+    return { alg, kid, key, certificate };
   }
 
   /** Certificate for a hot key, issued by the current root the first time it is needed. */

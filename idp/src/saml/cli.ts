@@ -3,7 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { CliError, type Command, json, out, table, UsageError } from '@pqid/jose/cli';
 import { mapErrors, parse } from '../cli/args.ts';
 import { withCli } from '../cli/open.ts';
-import { isSamlSigningAlg, SAML_SIGNING_ALGS } from './config.ts';
+import {
+  isSamlSigningAlg,
+  isSlowSamlSigningAlg,
+  SAML_SIGNING_ALGS,
+  SAML_SLOW_SIGNING_ALGS,
+} from './config.ts';
 import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
 import { parseSpMetadata, SpMetadataError } from './sp-metadata.ts';
 import { registerSamlSp, SamlSpError, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from './sps.ts';
@@ -18,6 +23,7 @@ add options:
   --metadata FILE|URL     SP metadata: entityID, HTTP-POST AssertionConsumerServices,
                           SingleLogoutService, signing certificate (requests must then be signed)
   --alg ALG               what signs responses to this SP: ${SAML_SIGNING_ALGS.join(', ')}
+                          (${SAML_SLOW_SIGNING_ALGS.join(', ')} only with keys.allowSlhDsaHotPath)
                           (default: saml.defaultAlg, ML-DSA-65). SPs that cannot verify ML-DSA: RS256.
   --sign WHAT             response | assertion | both (default both)
   --name-id-format F      ${NAMEID_FORMAT_NAMES.join(' | ')} (default: from metadata, else persistent)
@@ -81,7 +87,8 @@ export const samlSps: Command = {
     });
     const cli = { configFile: values.config };
     if (sub === 'add') {
-      if (values.alg !== undefined && !isSamlSigningAlg(values.alg))
+      // SLH-DSA passes here and meets the hot-path policy in validateSp, which says why.
+      if (values.alg !== undefined && !isSamlSigningAlg(values.alg) && !isSlowSamlSigningAlg(values.alg))
         throw new UsageError(`--alg must be one of ${SAML_SIGNING_ALGS.join(', ')}`);
       if (values.sign !== undefined && !SIGN_WHAT.includes(values.sign as SignWhat))
         throw new UsageError(`--sign must be one of ${SIGN_WHAT.join(', ')}`);

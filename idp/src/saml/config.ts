@@ -1,8 +1,8 @@
 /**
- * The `saml` configuration section. Placement is configuration: `rootAlg` is the long-lived key
- * that certifies the hot signing keys and signs the metadata (cold path); `metadataAlgs` are the
- * hot algorithms published in the metadata even before an SP registers them (RS256 so that a
- * legacy SP can be onboarded from the metadata alone).
+ * The `saml` configuration section. Placement is configuration: the cold-path root
+ * (`keys.placement.cold`; `saml.rootAlg` is its older name) certifies the hot signing keys and
+ * signs the metadata; `metadataAlgs` are the hot algorithms published in the metadata even
+ * before an SP registers them (RS256 so that a legacy SP can be onboarded from the metadata alone).
  */
 import { algorithms } from '@pqid/jose';
 import { DEFAULT_SAML_LIMITS, type XmlLimits } from '@pqid/xmldsig';
@@ -12,18 +12,49 @@ export const SAML_SIGNING_ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'RS256'
 export type SamlSigningAlg = (typeof SAML_SIGNING_ALGS)[number];
 
 /**
- * Root (certificate and metadata) algorithms. SLH-DSA-SHA2-128s belongs here once @pqid/jose
- * and @pqid/xmldsig's certificate signers have it: one more entry, no other change.
+ * SLH-DSA for an SP's Responses: a signature per login, so only with keys.allowSlhDsaHotPath
+ * (docs/KEYS.md, "SLH-DSA on the hot path").
  */
-export const SAML_ROOT_ALGS = ['ML-DSA-87', 'ML-DSA-65', 'ML-DSA-44', 'ES256', 'RS256'] as const;
+export const SAML_SLOW_SIGNING_ALGS = [
+  'SLH-DSA-SHA2-128f',
+  'SLH-DSA-SHA2-128s',
+  'SLH-DSA-SHAKE-128s',
+] as const;
+export type SamlResponseAlg = SamlSigningAlg | (typeof SAML_SLOW_SIGNING_ALGS)[number];
+
+export const isSlowSamlSigningAlg = (a: unknown): a is (typeof SAML_SLOW_SIGNING_ALGS)[number] =>
+  typeof a === 'string' &&
+  (SAML_SLOW_SIGNING_ALGS as readonly string[]).includes(a) &&
+  algorithms().includes(a);
+
+/**
+ * Cold-path root algorithms: they sign X.509 certificates (RFC 9881, RFC 9909), XML metadata and
+ * the signed JWKS, so each must be all three. SLH-DSA-SHA2-128s is the cold-path choice.
+ */
+export const SAML_ROOT_ALGS = [
+  'SLH-DSA-SHA2-128s',
+  'SLH-DSA-SHAKE-128s',
+  'SLH-DSA-SHA2-128f',
+  'ML-DSA-87',
+  'ML-DSA-65',
+  'ML-DSA-44',
+  'ES256',
+  'RS256',
+] as const;
+
+/** The root algorithms this runtime can sign with. */
+export const rootAlgs = (): string[] => SAML_ROOT_ALGS.filter((a) => algorithms().includes(a));
 
 export interface SamlConfig {
   /** Turn the SAML endpoints off entirely. */
   enabled: boolean;
   /** The IdP entityID; default `<issuer>/saml/metadata`. */
   entityId?: string;
-  /** Algorithm of the root key that certifies signing keys and signs the metadata. */
-  rootAlg: string;
+  /**
+   * Older name of `keys.placement.cold` (the root that certifies signing keys and signs the
+   * metadata): set only when configured; loadConfig folds it into keys.placement.cold.
+   */
+  rootAlg?: string;
   /** Hot algorithms always published in the metadata (SP registrations add theirs). */
   metadataAlgs: SamlSigningAlg[];
   /** Default algorithm for SPs that register none. */
@@ -49,7 +80,6 @@ export interface SamlConfig {
 
 export const samlDefaults = (): SamlConfig => ({
   enabled: true,
-  rootAlg: 'ML-DSA-87',
   metadataAlgs: ['ML-DSA-65', 'RS256'],
   defaultAlg: 'ML-DSA-65',
   assertionLifetime: 300,
@@ -86,7 +116,8 @@ export function parseSamlConfig(layers: unknown[], fail: (message: string) => ne
         if (typeof v !== 'string' || v === '') fail('saml.entityId must be a non-empty string');
         cfg.entityId = v as string;
       } else if (k === 'rootAlg') {
-        const ok = (SAML_ROOT_ALGS as readonly string[]).filter((a) => algorithms().includes(a));
+        if (v === undefined) continue;
+        const ok = rootAlgs();
         if (typeof v !== 'string' || !ok.includes(v)) fail(`saml.rootAlg must be one of ${ok.join(', ')}`);
         cfg.rootAlg = v as string;
       } else if (k === 'defaultAlg') {

@@ -68,7 +68,7 @@ export async function samlRoutes(
   const metadata = new MetadataCache(certs);
   const pending = ctx.storage.adapter('Interaction');
   // Keys exist before the first request: generating one (RSA especially) is no job for a login.
-  await ctx.keys.ensure([ctx.config.saml.rootAlg], 'root');
+  await ctx.keys.ensure([ctx.keys.coldAlg()], 'root');
   await ctx.keys.ensure(
     [...ctx.config.saml.metadataAlgs, ...(await sps.list()).map((s) => s.signatureAlgorithm)],
     'saml',

@@ -5,7 +5,7 @@
  * always use POST; this table is why.
  */
 import { deflateRawSync } from 'node:zlib';
-import { generateKeyPair } from '@pqid/jose';
+import { generateKeyPair, importJWK, type PrivateKey } from '@pqid/jose';
 import {
   algorithmFor,
   createRootCertificate,
@@ -85,7 +85,7 @@ export async function samlSizes(
         now: Date.now(),
         lifetime: 300,
       },
-      { alg, kid: 'k', key: privateJwk, certificate: cert.pem },
+      { alg, kid: 'k', key: (await importJWK(privateJwk, { alg })) as PrivateKey, certificate: cert.pem },
       sign,
     );
     const form = formPostPage(ACS, {

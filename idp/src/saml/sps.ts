@@ -6,7 +6,8 @@
  */
 import { parseCertificate } from '@pqid/xmldsig';
 import type { IdpContext } from '../context.ts';
-import { isSamlSigningAlg, SAML_SIGNING_ALGS, type SamlSigningAlg } from './config.ts';
+import { slowHotPathRefusal } from '../keys/config.ts';
+import { isSamlSigningAlg, isSlowSamlSigningAlg, SAML_SIGNING_ALGS, type SamlResponseAlg } from './config.ts';
 import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
 
 export type SignWhat = 'response' | 'assertion' | 'both';
@@ -20,7 +21,7 @@ export interface SamlSpInput {
   sloUrl?: string;
   /** PEM or base64 DER: when set, AuthnRequests and LogoutRequests must be signed with this key. */
   certificate?: string;
-  signatureAlgorithm?: SamlSigningAlg;
+  signatureAlgorithm?: SamlResponseAlg;
   sign?: SignWhat;
   nameIdFormat?: NameIdFormatName;
   name?: string;
@@ -32,7 +33,7 @@ export interface SamlSp {
   acsUrls: string[];
   sloUrl?: string;
   certificate?: string;
-  signatureAlgorithm: SamlSigningAlg;
+  signatureAlgorithm: SamlResponseAlg;
   sign: SignWhat;
   nameIdFormat: NameIdFormatName;
   name?: string;
@@ -67,7 +68,11 @@ export function validateSp(input: SamlSpInput, ctx: IdpContext): SamlSp {
     throw new SamlSpError('at least one AssertionConsumerService URL is required');
   const acsUrls = [...new Set(input.acsUrls.map((u, i) => url(u, `acsUrls[${i}]`, issuer)))];
   const alg = input.signatureAlgorithm ?? ctx.config.saml.defaultAlg;
-  if (!isSamlSigningAlg(alg))
+  if (isSlowSamlSigningAlg(alg)) {
+    // A signature per login: refused unless the operator accepted the cost (keys/config.ts).
+    if (!ctx.config.keys.allowSlhDsaHotPath)
+      throw new SamlSpError(slowHotPathRefusal('signatureAlgorithm', alg));
+  } else if (!isSamlSigningAlg(alg))
     throw new SamlSpError(`signatureAlgorithm must be one of ${SAML_SIGNING_ALGS.join(', ')}`);
   const sign = input.sign ?? 'both';
   if (!SIGN_WHAT.includes(sign)) throw new SamlSpError(`sign must be one of ${SIGN_WHAT.join(', ')}`);
@@ -120,7 +125,7 @@ export class SamlSps {
 export async function registerSamlSp(ctx: IdpContext, input: SamlSpInput): Promise<SamlSp> {
   const sp = validateSp(input, ctx);
   await ctx.keys.ensure([sp.signatureAlgorithm], 'saml');
-  await ctx.keys.ensure([ctx.config.saml.rootAlg], 'root');
+  await ctx.keys.ensure([ctx.keys.coldAlg()], 'root');
   await new SamlSps(ctx).save(sp);
   return sp;
 }

@@ -75,6 +75,15 @@ export interface Adapter {
   revokeByGrantId(grantId: string): Promise<void>;
   /** Every live record of this model (small models only: keys, clients). */
   list(): Promise<Array<{ id: string; payload: Payload }>>;
+  /**
+   * Rewrite live records of this model all at once (small models only: re-sealing every signing
+   * key under a new KEK). `transform` sees each record and returns its replacement, or undefined
+   * to leave it as it is; it runs inside one transaction, so it must be synchronous (no I/O while
+   * the transaction is open). All or nothing: if `transform` throws, nothing is written. Other
+   * writers of these records wait until it commits. Expiry and secondary keys are kept. Returns
+   * how many records were rewritten.
+   */
+  rewriteAll(transform: (id: string, payload: Payload) => Payload | undefined): Promise<number>;
 }
 
 /**

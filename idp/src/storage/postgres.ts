@@ -213,7 +213,55 @@ export class PostgresStorage implements Storage {
         );
         return rows.map((r) => ({ id: r.id, payload: toPayload(r) }));
       },
+      rewriteAll: (transform) =>
+        this.#transaction(`${model}.rewriteAll`, async (client) => {
+          // FOR UPDATE: writers of these rows on other instances wait for our COMMIT.
+          const { rows } = await client.query<Row>(
+            `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND ${LIVE} ORDER BY seq FOR UPDATE`,
+            [model],
+          );
+          let n = 0;
+          for (const row of rows) {
+            const next = transform(row.id, toPayload(row));
+            if (next === undefined) continue;
+            const { consumed: _ignored, ...rest } = next;
+            await client.query(`UPDATE ${t} SET payload = $3::json WHERE model = $1 AND id = $2`, [
+              model,
+              row.id,
+              JSON.stringify(rest),
+            ]);
+            n++;
+          }
+          return n;
+        }),
     };
+  }
+
+  /** `fn` inside BEGIN … COMMIT on one pooled connection; ROLLBACK (and the error) if it throws. */
+  async #transaction<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StorageUnavailable('storage is closed');
+    await this.migrate();
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (e) {
+      throw toStorageError(e, what);
+    }
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      client.release();
+      return out;
+    } catch (e) {
+      // A failed ROLLBACK means the connection is broken: destroy it rather than pool it.
+      const broken = await client.query('ROLLBACK').then(
+        () => false,
+        () => true,
+      );
+      client.release(broken ? (e as Error) : undefined);
+      throw toStorageError(e, what);
+    }
   }
 
   async revokeGrant(grantId: string): Promise<void> {

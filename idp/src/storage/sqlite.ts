@@ -147,6 +147,7 @@ export class SqliteStorage implements Storage {
     const list = db.prepare(
       `SELECT id, payload, consumed_at FROM records WHERE model = ? AND ${live} ORDER BY rowid`,
     );
+    const rewrite = db.prepare('UPDATE records SET payload = ? WHERE model = ? AND id = ?');
     return {
       async upsert(id, payload, expiresIn) {
         const { consumed: _ignored, ...rest } = payload;
@@ -191,6 +192,26 @@ export class SqliteStorage implements Storage {
       },
       async list() {
         return (list.all(model, now()) as unknown as Row[]).map((r) => ({ id: r.id, payload: toPayload(r) }));
+      },
+      async rewriteAll(transform) {
+        // BEGIN IMMEDIATE takes the write lock first: no other process writes between our read
+        // and our writes, and none sees half of them.
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          let n = 0;
+          for (const row of list.all(model, now()) as unknown as Row[]) {
+            const next = transform(row.id, toPayload(row));
+            if (next === undefined) continue;
+            const { consumed: _ignored, ...rest } = next;
+            rewrite.run(JSON.stringify(rest), model, row.id);
+            n++;
+          }
+          db.exec('COMMIT');
+          return n;
+        } catch (e) {
+          db.exec('ROLLBACK');
+          throw e;
+        }
       },
     };
   }

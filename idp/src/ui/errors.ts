@@ -3,15 +3,20 @@
  * 503 with Retry-After, bad input a 400 page, and only genuine faults a logged 500.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isSignerOutage, SIGNER_RETRY_AFTER } from '../keys/custody.ts';
 import { isStorageUnavailable } from '../storage/errors.ts';
 import { sendPage } from './html.ts';
 import { errorPage } from './pages.ts';
 
-/** A 503 page during a storage outage; undefined for any other error. */
+/** A 503 page during a storage or signer (KMS/HSM) outage; undefined for any other error. */
 export function outagePage(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
-  if (!isStorageUnavailable(err)) return undefined;
-  req.log.warn({ code: err.code }, 'storage unavailable');
-  reply.header('retry-after', String(err.retryAfter));
+  if (isSignerOutage(err)) {
+    req.log.warn({ code: err.code, reason: err.message }, 'signer unavailable');
+    reply.header('retry-after', String(SIGNER_RETRY_AFTER));
+  } else if (isStorageUnavailable(err)) {
+    req.log.warn({ code: err.code }, 'storage unavailable');
+    reply.header('retry-after', String(err.retryAfter));
+  } else return undefined;
   return sendPage(
     reply,
     503,

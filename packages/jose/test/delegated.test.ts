@@ -35,7 +35,7 @@ import {
 } from '@pqid/jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 // Internal: the strict DER decoder, to play a PKCS#11-style signer that returns raw r‖s.
-import { derToRaw } from '../src/algorithms/delegate.ts';
+import { derToRaw, rawToDer } from '../src/algorithms/delegate.ts';
 import { suiteAlgorithms } from './helpers/algs.ts';
 import { rejects } from './helpers/assert.ts';
 import { availableBackends } from './helpers/backends.ts';
@@ -209,6 +209,28 @@ describe('delegated keys sign what the local key signs', () => {
     },
   );
 
+  it('the local signer of a classical handle signs without deprecated KeyObject.from (no DEP0204)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => warnings.push(`${w.code ?? w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      for (const alg of ['ES256', 'RS256', 'PS256', 'EdDSA']) {
+        const { key, publicJwk } = await local(alg);
+        const t = await signCompact('w', await createDelegatedKey(localSigner(key), { verify: false }));
+        await expect(
+          verifyCompact(t, await importJWK(publicJwk), { algorithms: [alg] }),
+        ).resolves.toBeTruthy();
+        // The X.509 / XML-DSig path signs through the same local signer.
+        expect((await signMessage(key, new Uint8Array([1, 2, 3]))).length).toBeGreaterThan(0);
+      }
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.includes('DEP0204'))).toEqual([]);
+  });
+
   it('a delegated key works in signJwt and signGeneral, and keeps no secret', async () => {
     const ml = await local('ML-DSA-65');
     const es = await local('ES256');
@@ -275,7 +297,12 @@ describe('signers that fail or lie', () => {
 
   it('malformed ECDSA encodings are ERR_SIGNER_INVALID_SIGNATURE; a declared raw encoding is accepted', async () => {
     const es = await local('ES256');
-    const inner = localSigner(es.key) as DelegatedSigner;
+    // The local signer answers raw r‖s (WebCrypto); a KMS-style signer answers DER and says so.
+    const rawSigner = localSigner(es.key) as DelegatedSigner;
+    expect(rawSigner.capabilities.ecdsaEncoding).toBe('raw');
+    const inner = recording(rawSigner, { ecdsaEncoding: 'der' }, async (_req, real) =>
+      rawToDer(await real()),
+    );
     const der = await inner.sign({ kind: 'message', message: new Uint8Array(1), context: new Uint8Array(0) });
     const bad = [
       new Uint8Array([...der, 0]), // trailing byte

@@ -5,7 +5,7 @@
  * two signers. `localSigner` is the first implementation: a local key behind the same interface,
  * which is also how a key manager treats its sealed keys and how the interface is tested.
  */
-import { constants, KeyObject, sign as nodeSign } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { COMPOSITES, type CompositeSecret } from '../algorithms/composite.ts';
 import {
   type CompositeSigners,
@@ -140,6 +140,19 @@ function chooseBackendOrNone(need: Parameters<typeof chooseBackend>[0]): boolean
   }
 }
 
+/** WebCrypto sign parameters of each classical JOSE algorithm (the local signer of a handle). */
+const WEBCRYPTO_SIGN: Record<
+  string,
+  webcrypto.AlgorithmIdentifier | webcrypto.EcdsaParams | webcrypto.RsaPssParams
+> = {
+  ES256: { name: 'ECDSA', hash: 'SHA-256' },
+  ES384: { name: 'ECDSA', hash: 'SHA-384' },
+  RS256: { name: 'RSASSA-PKCS1-v1_5' },
+  PS256: { name: 'RSA-PSS', saltLength: 32 },
+  EdDSA: { name: 'Ed25519' },
+  Ed25519: { name: 'Ed25519' },
+};
+
 /** node:crypto's digest for each classical JOSE algorithm (null: EdDSA hashes internally). */
 export const NODE_HASH: Record<string, string | null> = {
   ES256: 'sha256',
@@ -212,20 +225,19 @@ export function localSigner(key: PrivateKey, opts: LocalSignerOptions = {}): Key
       return { mldsa, traditional } satisfies CompositeSigners;
     }
     case 'classical': {
-      const hash = NODE_HASH[key.alg];
-      if (hash === undefined) throw new InvalidArgument(`no local signer for ${key.alg}`);
-      const keyObject = KeyObject.from(m as Parameters<typeof KeyObject.from>[0]);
+      const params = WEBCRYPTO_SIGN[key.alg];
+      if (!params) throw new InvalidArgument(`no local signer for ${key.alg}`);
+      // The handle's material is a non-extractable CryptoKey: WebCrypto signs with it directly
+      // (on the libuv pool), where KeyObject.from() would need an extractable one (DEP0204).
+      const cryptoKey = m as webcrypto.CryptoKey;
       return {
         alg: key.alg,
         publicJwk,
-        capabilities: { message: true, context: false, externalMu: false, ecdsaEncoding: 'der' },
+        // WebCrypto's ECDSA answers in IEEE P1363 form, i.e. raw r‖s.
+        capabilities: { message: true, context: false, externalMu: false, ecdsaEncoding: 'raw' },
         async sign(req) {
           const message = messageOnly(req, key.alg);
-          const k =
-            key.alg === 'PS256'
-              ? { key: keyObject, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
-              : keyObject;
-          return new Uint8Array(nodeSign(hash, message, k as KeyObject));
+          return new Uint8Array(await webcrypto.subtle.sign(params, cryptoKey, message));
         },
       };
     }
