@@ -150,6 +150,14 @@ export interface SignBatchResult {
 /** Counters for tests and operators: a hot path that expands a seed per signature shows here. */
 export declare function stats(): NativeStats
 
+/**
+ * Test hook (internal.js): one traditional half verified alone, over `message` as given, by the
+ * binding's own verifier (AWS-LC for ECDSA, ed25519-dalek, ed448-goldilocks) or, with
+ * `rustcrypto`, by the RustCrypto ECDSA verifier that preceded AWS-LC's, so the tests can run
+ * Wycheproof through both and show they agree on everything else they construct.
+ */
+export declare function traditionalVerify(tradAlg: number, rustcrypto: boolean, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean
+
 export declare function verify(alg: number, forceRef: boolean, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array | undefined | null): boolean
 
 export declare function verifyAsync(alg: number, forceRef: boolean, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context?: Uint8Array | undefined | null): Promise<boolean>

@@ -1,4 +1,4 @@
-import type { Algorithm, SecretKey } from './index.js';
+import type { Algorithm, SecretKey, TraditionalAlgorithm } from './index.js';
 export declare const native: typeof import('./binding.js');
 export declare function signInternal(
   alg: Algorithm,
@@ -13,3 +13,10 @@ export declare function verifyInternal(
   signature: Uint8Array,
 ): boolean;
 export declare function secretKeyEquals(sk: SecretKey, expected: Uint8Array): boolean;
+export declare function traditionalVerify(
+  traditional: TraditionalAlgorithm,
+  verifier: 'binding' | 'rustcrypto',
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+): boolean;

@@ -10,7 +10,7 @@
 
 use crate::errors::*;
 use crate::mldsa::{self, Impl, Params};
-use crate::trad::{TradAlg, TradPublic, TradSecret};
+use crate::trad::{Nonce, TradAlg, TradPublic, TradSecret};
 use sha2::{Digest, Sha256, Sha512};
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -141,15 +141,18 @@ impl CompositeSecret {
         Ok(())
     }
 
-    /// Both halves, in this thread: ML-DSA over M′ with ctx = Label and the caller's `rnd`, then
-    /// the traditional algorithm over M′.
-    pub fn sign(&self, imp: Impl, m: &[u8], ctx: &[u8], rnd: &[u8; 32]) -> Res<Vec<u8>> {
+    /// Both halves, in this thread: ML-DSA over M′ with ctx = Label and `rnd`, then the
+    /// traditional algorithm over M′. `fresh`: `rnd` came from the OS (the hedged default), so
+    /// an ECDSA half may take a fresh random k too; otherwise (the caller's `rnd`, or
+    /// deterministic) its k is RFC 6979's from `rnd`, and the whole signature is reproducible.
+    pub fn sign(&self, imp: Impl, m: &[u8], ctx: &[u8], rnd: &[u8; 32], fresh: bool) -> Res<Vec<u8>> {
         let s = &self.spec;
         let m_prime = s.message_representative(ctx, m);
         let mut sig = s
             .mldsa
             .sign_internal(imp, &self.mldsa_sk, &m_prime, &s.mldsa_pre, rnd)?;
-        sig.extend_from_slice(&self.trad.sign(&m_prime, rnd));
+        let nonce = if fresh { Nonce::Random } else { Nonce::Rfc6979(rnd) };
+        sig.extend_from_slice(&self.trad.sign(&m_prime, nonce)?);
         Ok(sig)
     }
 }
@@ -195,7 +198,7 @@ impl CompositePublic {
         let a = s
             .mldsa
             .verify_internal(imp, &self.mldsa_pk, &m_prime, &s.mldsa_pre, ms)?;
-        let b = self.trad.verify(&m_prime, ts);
+        let b = self.trad.verify(s.trad, &m_prime, ts);
         Ok(a & b)
     }
 

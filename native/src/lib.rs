@@ -207,6 +207,27 @@ pub fn stats() -> NativeStats {
     }
 }
 
+/// Test hook (internal.js): one traditional half verified alone, over `message` as given, by the
+/// binding's own verifier (AWS-LC for ECDSA, ed25519-dalek, ed448-goldilocks) or, with
+/// `rustcrypto`, by the RustCrypto ECDSA verifier that preceded AWS-LC's, so the tests can run
+/// Wycheproof through both and show they agree on everything else they construct.
+#[napi]
+pub fn traditional_verify(
+    trad_alg: u32,
+    rustcrypto: bool,
+    public_key: Uint8ArraySlice,
+    message: Uint8ArraySlice,
+    signature: Uint8ArraySlice,
+) -> Result<bool> {
+    let alg = trad::TradAlg::from_id(trad_alg).js()?;
+    if rustcrypto {
+        trad::verify_ecdsa_rustcrypto(alg, &public_key, &message, &signature).js()
+    } else {
+        let k = trad::TradPublic::import(alg, &public_key).js()?;
+        Ok(k.verify(alg, &message, &signature))
+    }
+}
+
 /// ML-DSA: seed required (FIPS 204 KeyGen_internal). Falcon: random, seed rejected.
 #[napi]
 pub fn keygen(alg: u32, force_ref: bool, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle> {
@@ -408,6 +429,7 @@ fn do_sign(
     msg: &[u8],
     pre: Option<&[u8]>,
     rnd: &[u8; mldsa::RND_BYTES],
+    fresh_rnd: bool,
 ) -> Res<Vec<u8>> {
     match scheme(alg)? {
         Scheme::MlDsa(p) => {
@@ -417,7 +439,7 @@ fn do_sign(
         // For a composite, `pre` is the application context itself.
         Scheme::Composite => {
             let c = key.composite()?;
-            c.sign(pick(c.spec.mldsa, force_ref), msg, pre.unwrap_or(&[]), rnd)
+            c.sign(pick(c.spec.mldsa, force_ref), msg, pre.unwrap_or(&[]), rnd, fresh_rnd)
         }
     }
 }
@@ -495,8 +517,9 @@ pub fn sign<'env>(
     deterministic: bool,
 ) -> Result<Uint8ArraySlice<'env>> {
     let k = key.material(alg).js()?;
+    let fresh_rnd = rnd.is_none() && !deterministic;
     let (pre, rnd) = sign_inputs(alg, context.as_deref(), rnd.as_deref(), deterministic).js()?;
-    let sig = do_sign(alg, force_ref, &k, &message, pre.as_deref(), &rnd).js()?;
+    let sig = do_sign(alg, force_ref, &k, &message, pre.as_deref(), &rnd, fresh_rnd).js()?;
     Uint8ArraySlice::copy_from(env, sig)
 }
 
@@ -713,6 +736,7 @@ impl SignJob {
             &self.message,
             self.pre.as_deref(),
             rnd,
+            self.fresh_rnd,
         )
     }
 }

@@ -1,13 +1,23 @@
-//! The traditional halves of composite ML-DSA (draft-ietf-lamps-pq-composite-sigs), through
-//! RustCrypto: Ed25519 (`ed25519-dalek`), ECDSA P-256 / P-384 (`p256`, `p384`) and Ed448
-//! (`ed448-goldilocks`). Keys are raw (Ed25519/Ed448 seeds, the ECDSA scalar d; the caller
-//! strips any ECPrivateKey wrapper), public keys are raw EdDSA or X9.62 uncompressed points,
-//! and ECDSA signatures are the strict DER Ecdsa-Sig-Value the composite drafts require.
+//! The traditional halves of composite ML-DSA (draft-ietf-lamps-pq-composite-sigs). Keys are
+//! raw (Ed25519/Ed448 seeds, the ECDSA scalar d; the caller strips any ECPrivateKey wrapper),
+//! public keys are raw EdDSA or X9.62 uncompressed points, and ECDSA signatures are the strict
+//! DER Ecdsa-Sig-Value the composite drafts require.
 //!
-//! Signing keys are parsed once (prepared) and zeroised on drop by their crates.
+//! Which library does what, and why (measured in docs/BENCHMARKS.md):
+//! - ECDSA P-256 / P-384: AWS-LC (`aws-lc-rs`, assembly from s2n-bignum and OpenSSL) signs the
+//!   hedged default and verifies, 2–5× faster than RustCrypto. AWS-LC cannot sign with a
+//!   caller's nonce, so the reproducible modes (deterministic, or a caller's `rnd`) sign with
+//!   RustCrypto's RFC 6979 (`p256`, `p384`), byte-equal to other RFC 6979 implementations.
+//! - Ed25519: AWS-LC signs (twice as fast as `ed25519-dalek`; EdDSA is deterministic, so the
+//!   bytes are the same); `ed25519-dalek`'s `verify_strict` verifies, because it refuses what
+//!   OpenSSL refuses (small-order R or A), which AWS-LC's verifier does not check.
+//! - Ed448: `ed448-goldilocks` (AWS-LC has no Ed448).
+//!
+//! Signing keys are parsed once (prepared) and zeroised on drop (RustCrypto's keys by their
+//! crates, AWS-LC's by `OPENSSL_free`, which clears memory before freeing it).
 
 use crate::errors::*;
-use ed25519_dalek::Signer as _;
+use aws_lc_rs::signature::{self as aws, KeyPair as _};
 use sha2::{Digest, Sha256, Sha384};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,12 +90,37 @@ impl TradAlg {
             TradAlg::Ed448 => 114,
         }
     }
+
+    /// ECDSA: the byte length of r, s and d.
+    fn ecdsa_n(self) -> usize {
+        match self {
+            TradAlg::P384 => 48,
+            _ => 32,
+        }
+    }
+}
+
+/// How an ECDSA half chooses its per-signature secret k (EdDSA ignores it).
+#[derive(Clone, Copy)]
+pub enum Nonce<'a> {
+    /// The hedged default: a fresh k from AWS-LC's CSPRNG, which also mixes in the key and the
+    /// message (as BoringSSL does), so a weak RNG alone does not reveal the key.
+    Random,
+    /// RFC 6979 k with `rnd` as its additional data (hedged, §3.6), or plain RFC 6979 when
+    /// `rnd` is all zeros (the deterministic mode): reproducible from the inputs.
+    Rfc6979(&'a [u8; 32]),
+}
+
+/// The ECDSA private key twice: AWS-LC's for the fast random-nonce path, RustCrypto's for RFC 6979.
+pub struct EcdsaSecret<K> {
+    aws: aws::EcdsaKeyPair,
+    rfc6979: K,
 }
 
 pub enum TradSecret {
-    Ed25519(ed25519_dalek::SigningKey),
-    P256(p256::ecdsa::SigningKey),
-    P384(p384::ecdsa::SigningKey),
+    Ed25519(aws::Ed25519KeyPair),
+    P256(EcdsaSecret<p256::ecdsa::SigningKey>),
+    P384(EcdsaSecret<p384::ecdsa::SigningKey>),
     Ed448(Box<ed448_goldilocks::SigningKey>),
 }
 
@@ -106,17 +141,28 @@ impl TradSecret {
             code: ERR_INVALID_KEY,
             msg: format!("invalid {} private key (d must be in [1, n − 1])", alg.name()),
         };
+        // RustCrypto checks d and derives the point; AWS-LC gets both and checks they agree.
+        let aws_ecdsa = |signing: &'static aws::EcdsaSigningAlgorithm, point: &[u8]| {
+            aws::EcdsaKeyPair::from_private_key_and_public_key(signing, raw, point).map_err(|e| Fail {
+                code: ERR_INTERNAL,
+                msg: format!("AWS-LC refused a valid {} private key: {e}", alg.name()),
+            })
+        };
         Ok(match alg {
-            TradAlg::Ed25519 => {
-                let mut seed = zeroize::Zeroizing::new([0u8; 32]);
-                seed.copy_from_slice(raw);
-                TradSecret::Ed25519(ed25519_dalek::SigningKey::from_bytes(&seed))
-            }
+            TradAlg::Ed25519 => TradSecret::Ed25519(
+                aws::Ed25519KeyPair::from_seed_unchecked(raw).map_err(|_| invalid())?,
+            ),
             TradAlg::P256 => {
-                TradSecret::P256(p256::ecdsa::SigningKey::from_slice(raw).map_err(|_| invalid())?)
+                let rfc6979 = p256::ecdsa::SigningKey::from_slice(raw).map_err(|_| invalid())?;
+                let point = rfc6979.verifying_key().to_sec1_point(false);
+                let aws = aws_ecdsa(&aws::ECDSA_P256_SHA256_ASN1_SIGNING, point.as_bytes())?;
+                TradSecret::P256(EcdsaSecret { aws, rfc6979 })
             }
             TradAlg::P384 => {
-                TradSecret::P384(p384::ecdsa::SigningKey::from_slice(raw).map_err(|_| invalid())?)
+                let rfc6979 = p384::ecdsa::SigningKey::from_slice(raw).map_err(|_| invalid())?;
+                let point = rfc6979.verifying_key().to_sec1_point(false);
+                let aws = aws_ecdsa(&aws::ECDSA_P384_SHA384_ASN1_SIGNING, point.as_bytes())?;
+                TradSecret::P384(EcdsaSecret { aws, rfc6979 })
             }
             TradAlg::Ed448 => TradSecret::Ed448(Box::new(
                 ed448_goldilocks::SigningKey::try_from(raw).map_err(|_| invalid())?,
@@ -127,40 +173,64 @@ impl TradSecret {
     /// The public key in the composite encoding (raw EdDSA, X9.62 uncompressed point).
     pub fn public_bytes(&self) -> Vec<u8> {
         match self {
-            TradSecret::Ed25519(k) => k.verifying_key().to_bytes().to_vec(),
-            TradSecret::P256(k) => k.verifying_key().to_sec1_point(false).as_bytes().to_vec(),
-            TradSecret::P384(k) => k.verifying_key().to_sec1_point(false).as_bytes().to_vec(),
+            TradSecret::Ed25519(k) => k.public_key().as_ref().to_vec(),
+            TradSecret::P256(k) => k.aws.public_key().as_ref().to_vec(),
+            TradSecret::P384(k) => k.aws.public_key().as_ref().to_vec(),
             TradSecret::Ed448(k) => k.verifying_key().to_bytes().to_vec(),
         }
     }
 
-    /// Signs `msg`. EdDSA is deterministic by definition. ECDSA uses RFC 6979 k generation with
-    /// `rnd` as its additional data (hedged, RFC 6979 §3.6), or plain RFC 6979 when `rnd` is all
-    /// zeros (the deterministic mode), so a deterministic composite is reproducible end to end.
-    pub fn sign(&self, msg: &[u8], rnd: &[u8; 32]) -> Vec<u8> {
-        let ad: &[u8] = if rnd.iter().all(|&b| b == 0) { &[] } else { rnd };
-        match self {
-            TradSecret::Ed25519(k) => k.sign(msg).to_bytes().to_vec(),
-            TradSecret::P256(k) => {
+    /// Signs `msg`. EdDSA is deterministic by definition; ECDSA picks k as `nonce` says.
+    pub fn sign(&self, msg: &[u8], nonce: Nonce) -> Res<Vec<u8>> {
+        Ok(match (self, nonce) {
+            (TradSecret::Ed25519(k), _) => k.sign(msg).as_ref().to_vec(),
+            (TradSecret::Ed448(k), _) => k.sign_raw(msg).to_bytes().to_vec(),
+            (TradSecret::P256(k), Nonce::Random) => aws_ecdsa_sign(&k.aws, msg, 32)?,
+            (TradSecret::P384(k), Nonce::Random) => aws_ecdsa_sign(&k.aws, msg, 48)?,
+            (TradSecret::P256(k), Nonce::Rfc6979(rnd)) => {
                 let z = Sha256::digest(msg);
                 let (sig, _) = ecdsa::hazmat::sign_prehashed_rfc6979::<p256::NistP256, Sha256>(
-                    k.as_nonzero_scalar(),
+                    k.rfc6979.as_nonzero_scalar(),
                     &z,
-                    ad,
+                    added_entropy(rnd),
                 );
                 der_encode(&sig.to_bytes(), 32)
             }
-            TradSecret::P384(k) => {
+            (TradSecret::P384(k), Nonce::Rfc6979(rnd)) => {
                 let z = Sha384::digest(msg);
                 let (sig, _) = ecdsa::hazmat::sign_prehashed_rfc6979::<p384::NistP384, Sha384>(
-                    k.as_nonzero_scalar(),
+                    k.rfc6979.as_nonzero_scalar(),
                     &z,
-                    ad,
+                    added_entropy(rnd),
                 );
                 der_encode(&sig.to_bytes(), 48)
             }
-            TradSecret::Ed448(k) => k.sign_raw(msg).to_bytes().to_vec(),
-        }
+        })
+    }
+}
+
+/// RFC 6979 §3.6 additional data: none in the deterministic mode (rnd all zeros).
+fn added_entropy(rnd: &[u8; 32]) -> &[u8] {
+    if rnd.iter().all(|&b| b == 0) {
+        &[]
+    } else {
+        rnd
+    }
+}
+
+/// AWS-LC's DER is already minimal; decoding and re-encoding it with our own strict codec
+/// guarantees the -05 encoding whatever the library version does.
+fn aws_ecdsa_sign(k: &aws::EcdsaKeyPair, msg: &[u8], n: usize) -> Res<Vec<u8>> {
+    // The SecureRandom argument is ignored by aws-lc-rs: AWS-LC draws k from its own CSPRNG.
+    let sig = k
+        .sign(&aws_lc_rs::rand::SystemRandom::new(), msg)
+        .map_err(|_| Fail {
+            code: ERR_INTERNAL,
+            msg: "AWS-LC ECDSA signing failed".into(),
+        })?;
+    match der_decode(sig.as_ref(), n) {
+        Some(rs) => Ok(der_encode(&rs, n)),
+        None => fail(ERR_INTERNAL, "AWS-LC returned a non-canonical ECDSA signature"),
     }
 }
 
@@ -169,36 +239,50 @@ impl TradSecret {
 /// every backend; an ECDSA point that is not on the curve is an error, as in OpenSSL.
 pub enum TradPublic {
     Ed25519(Option<ed25519_dalek::VerifyingKey>),
-    P256(p256::ecdsa::VerifyingKey),
-    P384(p384::ecdsa::VerifyingKey),
+    /// AWS-LC's parsed (checked) point, for P-256 and P-384 alike.
+    Ecdsa(aws::ParsedPublicKey),
     Ed448(Option<ed448_goldilocks::VerifyingKey>),
+}
+
+fn not_uncompressed(alg: TradAlg, bytes: &[u8]) -> Option<Fail> {
+    (bytes[0] != 0x04).then(|| Fail {
+        code: ERR_INVALID_KEY,
+        msg: format!(
+            "invalid {} public key: not an uncompressed point (0x04 ‖ x ‖ y)",
+            alg.name()
+        ),
+    })
+}
+
+fn not_on_curve(alg: TradAlg) -> Fail {
+    Fail {
+        code: ERR_INVALID_KEY,
+        msg: format!("invalid {} public key: not a point on the curve", alg.name()),
+    }
 }
 
 impl TradPublic {
     pub fn import(alg: TradAlg, bytes: &[u8]) -> Res<Self> {
         key_len(alg, "public key", bytes.len(), alg.public_len())?;
-        let invalid = |why: &str| Fail {
-            code: ERR_INVALID_KEY,
-            msg: format!("invalid {} public key: {why}", alg.name()),
-        };
-        let ec = matches!(alg, TradAlg::P256 | TradAlg::P384);
-        if ec && bytes[0] != 0x04 {
-            return Err(invalid("not an uncompressed point (0x04 ‖ x ‖ y)"));
-        }
         Ok(match alg {
             TradAlg::Ed25519 => TradPublic::Ed25519(
                 ed25519_dalek::VerifyingKey::from_bytes(bytes.try_into().expect("length checked"))
                     .ok()
                     .filter(|k| !k.is_weak()),
             ),
-            TradAlg::P256 => TradPublic::P256(
-                p256::ecdsa::VerifyingKey::from_sec1_bytes(bytes)
-                    .map_err(|_| invalid("not a point on the curve"))?,
-            ),
-            TradAlg::P384 => TradPublic::P384(
-                p384::ecdsa::VerifyingKey::from_sec1_bytes(bytes)
-                    .map_err(|_| invalid("not a point on the curve"))?,
-            ),
+            TradAlg::P256 | TradAlg::P384 => {
+                if let Some(f) = not_uncompressed(alg, bytes) {
+                    return Err(f);
+                }
+                let verifying: &'static aws::EcdsaVerificationAlgorithm = if alg == TradAlg::P256 {
+                    &aws::ECDSA_P256_SHA256_ASN1
+                } else {
+                    &aws::ECDSA_P384_SHA384_ASN1
+                };
+                TradPublic::Ecdsa(
+                    aws::ParsedPublicKey::new(verifying, bytes).map_err(|_| not_on_curve(alg))?,
+                )
+            }
             // from_bytes refuses the identity; other small-order points are refused by verify.
             TradAlg::Ed448 => TradPublic::Ed448(
                 ed448_goldilocks::VerifyingKey::from_bytes(
@@ -210,36 +294,55 @@ impl TradPublic {
     }
 
     /// True only for a valid signature in the exact encoding (EdDSA: its fixed length; ECDSA:
-    /// the strict DER of draft -05 §4.2.1). Anything malformed is simply invalid.
+    /// the strict DER of draft -05 §4.2.1, checked by our decoder before AWS-LC sees it; AWS-LC
+    /// then checks 0 < r, s < n). High-S is valid ECDSA and accepted, as OpenSSL does.
     ///
     /// Ed25519 is RFC 8032's cofactorless check with S < L, R compared as encoded, and neither
     /// A nor R of small order (`verify_strict`): what OpenSSL, and so the `node` backend, accepts.
-    pub fn verify(&self, msg: &[u8], sig: &[u8]) -> bool {
-        use p256::ecdsa::signature::Verifier as _;
+    pub fn verify(&self, alg: TradAlg, msg: &[u8], sig: &[u8]) -> bool {
         match self {
             TradPublic::Ed25519(None) | TradPublic::Ed448(None) => false,
             TradPublic::Ed25519(Some(k)) => match ed25519_dalek::Signature::from_slice(sig) {
                 Ok(s) => k.verify_strict(msg, &s).is_ok(),
                 Err(_) => false,
             },
-            TradPublic::P256(k) => match der_decode(sig, 32)
-                .and_then(|rs| p256::ecdsa::Signature::from_slice(&rs).ok())
-            {
-                Some(s) => k.verify(msg, &s).is_ok(),
-                None => false,
-            },
-            TradPublic::P384(k) => match der_decode(sig, 48)
-                .and_then(|rs| p384::ecdsa::Signature::from_slice(&rs).ok())
-            {
-                Some(s) => k.verify(msg, &s).is_ok(),
-                None => false,
-            },
+            TradPublic::Ecdsa(k) => {
+                der_decode(sig, alg.ecdsa_n()).is_some() && k.verify_sig(msg, sig).is_ok()
+            }
             TradPublic::Ed448(Some(k)) => match ed448_goldilocks::Signature::from_slice(sig) {
                 Ok(s) => k.verify_raw(&s, msg).is_ok(),
                 Err(_) => false,
             },
         }
     }
+}
+
+
+/// The RustCrypto ECDSA verifier (`p256`, `p384`) that preceded AWS-LC's, with the same strict
+/// DER gate: the differential tests (internal.js) check that both give the same verdict on
+/// every signature and key they construct. Public-key errors are those of `TradPublic::import`.
+pub fn verify_ecdsa_rustcrypto(alg: TradAlg, public: &[u8], msg: &[u8], sig: &[u8]) -> Res<bool> {
+    use p256::ecdsa::signature::Verifier as _;
+    key_len(alg, "public key", public.len(), alg.public_len())?;
+    if let Some(f) = not_uncompressed(alg, public) {
+        return Err(f);
+    }
+    let rs = der_decode(sig, alg.ecdsa_n());
+    Ok(match alg {
+        TradAlg::P256 => {
+            let k = p256::ecdsa::VerifyingKey::from_sec1_bytes(public)
+                .map_err(|_| not_on_curve(alg))?;
+            rs.and_then(|rs| p256::ecdsa::Signature::from_slice(&rs).ok())
+                .is_some_and(|s| k.verify(msg, &s).is_ok())
+        }
+        TradAlg::P384 => {
+            let k = p384::ecdsa::VerifyingKey::from_sec1_bytes(public)
+                .map_err(|_| not_on_curve(alg))?;
+            rs.and_then(|rs| p384::ecdsa::Signature::from_slice(&rs).ok())
+                .is_some_and(|s| k.verify(msg, &s).is_ok())
+        }
+        _ => return fail(ERR_UNSUPPORTED, "only ECDSA has a second verifier"),
+    })
 }
 
 /// r‖s (fixed width n each) → Ecdsa-Sig-Value, exactly as draft-ietf-jose-pq-composite-sigs-05

@@ -61,14 +61,7 @@ interface WycheproofFile {
  */
 export function wycheproofVectors(alg: MlDsaAlg): VerifyCase[] {
   const name = `mldsa_${alg.slice(-2)}_verify_test.json`;
-  const raw = gunzipSync(readFileSync(here(`wycheproof/${name}.gz`)));
-  const want = readFileSync(here('wycheproof/SHA256SUMS'), 'utf8')
-    .split('\n')
-    .find((l) => l.endsWith(`  ${name}`))
-    ?.split(' ')[0];
-  const got = createHash('sha256').update(raw).digest('hex');
-  if (got !== want) throw new Error(`${name}: sha256 ${got} does not match ${want}`);
-  const f = JSON.parse(raw.toString('utf8')) as WycheproofFile;
+  const f = wycheproofFile<WycheproofFile>(name);
   if (f.algorithm !== alg) throw new Error(`${name} holds ${f.algorithm}`);
   return f.testGroups.flatMap((g) =>
     g.tests.map((t) => ({
@@ -82,4 +75,71 @@ export function wycheproofVectors(alg: MlDsaAlg): VerifyCase[] {
       sig: bytes(t.sig),
     })),
   );
+}
+
+/** A gzipped Wycheproof file, refused unless its SHA-256 matches wycheproof/SHA256SUMS. */
+function wycheproofFile<T>(name: string): T {
+  const raw = gunzipSync(readFileSync(here(`wycheproof/${name}.gz`)));
+  const want = readFileSync(here('wycheproof/SHA256SUMS'), 'utf8')
+    .split('\n')
+    .find((l) => l.endsWith(`  ${name}`))
+    ?.split(' ')[0];
+  const got = createHash('sha256').update(raw).digest('hex');
+  if (got !== want) throw new Error(`${name}: sha256 ${got} does not match ${want}`);
+  return JSON.parse(raw.toString('utf8')) as T;
+}
+
+/** The traditional halves of the composites that Wycheproof covers. */
+export type TraditionalVectors = 'ECDSA-P256' | 'ECDSA-P384' | 'Ed25519' | 'Ed448';
+
+/** One traditional verification case: the public key as the composites encode it (raw). */
+export interface TraditionalCase {
+  id: string;
+  valid: boolean;
+  flags: string[];
+  pk: Uint8Array;
+  msg: Uint8Array;
+  sig: Uint8Array;
+}
+
+const TRADITIONAL_FILES = {
+  'ECDSA-P256': ['ecdsa_secp256r1_sha256_test.json', 'ECDSA', 'SHA-256'],
+  'ECDSA-P384': ['ecdsa_secp384r1_sha384_test.json', 'ECDSA', 'SHA-384'],
+  Ed25519: ['ed25519_test.json', 'EDDSA', undefined],
+  Ed448: ['ed448_test.json', 'EDDSA', undefined],
+} as const;
+
+interface TraditionalFile {
+  algorithm: string;
+  testGroups: {
+    publicKey: { uncompressed?: string; pk?: string; curve: string };
+    sha?: string;
+    tests: { tcId: number; comment: string; msg: string; sig: string; result: string; flags: string[] }[];
+  }[];
+}
+
+/**
+ * Wycheproof's EcdsaVerify (DER signatures, the hash the composites use with that curve) and
+ * EddsaVerify files: ECDSA keys as X9.62 uncompressed points, EdDSA keys raw.
+ */
+export function wycheproofTraditional(alg: TraditionalVectors): TraditionalCase[] {
+  const [name, algorithm, sha] = TRADITIONAL_FILES[alg];
+  const f = wycheproofFile<TraditionalFile>(name);
+  if (f.algorithm !== algorithm) throw new Error(`${name} holds ${f.algorithm}`);
+  return f.testGroups.flatMap((g) => {
+    if (g.sha !== sha) throw new Error(`${name}: a group hashes with ${g.sha}, expected ${sha}`);
+    const pk = bytes(g.publicKey.uncompressed ?? g.publicKey.pk ?? '');
+    return g.tests.map((t) => {
+      if (t.result !== 'valid' && t.result !== 'invalid')
+        throw new Error(`${name} tcId ${t.tcId}: result ${t.result} has no single right answer`);
+      return {
+        id: `tcId ${t.tcId} (${t.flags.join(', ') || 'no flags'}): ${t.comment}`,
+        valid: t.result === 'valid',
+        flags: t.flags,
+        pk,
+        msg: bytes(t.msg),
+        sig: bytes(t.sig),
+      };
+    });
+  });
 }
