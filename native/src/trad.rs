@@ -284,11 +284,14 @@ impl TradPublic {
                 )
             }
             // from_bytes refuses the identity; other small-order points are refused by verify.
+            // It ignores the unused bits 448–454 (RFC 8032 §5.2.2: they must be zero), so a key
+            // with any set verifies nothing here, as in OpenSSL.
             TradAlg::Ed448 => TradPublic::Ed448(
                 ed448_goldilocks::VerifyingKey::from_bytes(
                     bytes.try_into().expect("length checked"),
                 )
-                .ok(),
+                .ok()
+                .filter(|_| ed448_canonical_bits(bytes)),
             ),
         })
     }
@@ -309,14 +312,21 @@ impl TradPublic {
             TradPublic::Ecdsa(k) => {
                 der_decode(sig, alg.ecdsa_n()).is_some() && k.verify_sig(msg, sig).is_ok()
             }
+            // R's unused bits are checked here: ed448-goldilocks decodes R ignoring them, and the
+            // key's owner can sign with such an R (Wycheproof ed448 tcId 63–65).
             TradPublic::Ed448(Some(k)) => match ed448_goldilocks::Signature::from_slice(sig) {
-                Ok(s) => k.verify_raw(&s, msg).is_ok(),
+                Ok(s) => ed448_canonical_bits(&sig[..57]) && k.verify_raw(&s, msg).is_ok(),
                 Err(_) => false,
             },
         }
     }
 }
 
+/// An encoded Ed448 point (57 bytes) with bits 448–454 zero: only bit 455, the sign of x, may be
+/// set in the last byte (RFC 8032 §5.2.2).
+fn ed448_canonical_bits(point: &[u8]) -> bool {
+    point.len() == 57 && point[56] & 0x7f == 0
+}
 
 /// The RustCrypto ECDSA verifier (`p256`, `p384`) that preceded AWS-LC's, with the same strict
 /// DER gate: the differential tests (internal.js) check that both give the same verdict on

@@ -467,8 +467,24 @@ describe('EdDSA verification agrees with OpenSSL (node:crypto) on degenerate key
     const a = leBig(h.subarray(0, 57)) % L;
     const badByte = new Uint8Array(sig);
     badByte[113] = 1;
+    // RFC 8032 §5.2.2: bits 448–454 of an encoded point are unused and must be zero. The key
+    // owner signs with such an encoding of R (or of A) in the hash: a decoder that ignores
+    // those bits would accept it (Wycheproof ed448 tcId 63–65).
+    const r = 12345n;
+    const R = ed448.Point.BASE.multiply(r).toBytes();
+    const unusedR = new Uint8Array(R);
+    unusedR[56] = (unusedR[56] as number) | 1;
+    const unusedA = new Uint8Array(A);
+    unusedA[56] = (unusedA[56] as number) | 0x40;
     const cases: Record<string, [Uint8Array, Uint8Array, boolean]> = {
       valid: [A, sig, true],
+      "key owner's R, valid encoding (the control)": [A, cat(R, le((r + k(R, A) * a) % L, 57)), true],
+      "key owner's R with an unused bit set": [A, cat(unusedR, le((r + k(unusedR, A) * a) % L, 57)), false],
+      'A with an unused bit set, signed for that encoding': [
+        unusedA,
+        cat(R, le((r + k(R, unusedA) * a) % L, 57)),
+        false,
+      ],
       'S + L': [A, cat(sig.subarray(0, 57), le(leBig(sig.subarray(57)) + L, 57)), false],
       'last byte of S not zero': [A, badByte, false],
       'identity A, R = identity, S = 0': [id, cat(id, zero), false],

@@ -38,6 +38,7 @@ const WYCHEPROOF: [TraditionalAlgorithm, Verifier[]][] = [
   ['ECDSA-P256', ['binding', 'rustcrypto']],
   ['ECDSA-P384', ['binding', 'rustcrypto']],
   ['Ed25519', ['binding']],
+  ['Ed448', ['binding']],
 ];
 
 describe.each(WYCHEPROOF)('Wycheproof %s', (trad, verifiers) => {
