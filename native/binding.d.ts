@@ -50,6 +50,9 @@ export declare class SignBatch {
   run(): Promise<SignBatchResult>
 }
 
+/** The binding's surface version (see BINDING_ABI); the loader refuses a binary without it. */
+export declare function bindingAbi(): number
+
 export declare function compositeVerify(forceRef: boolean, key: CompositePublicKey, message: Uint8Array, signature: Uint8Array, context?: Uint8Array | undefined | null): boolean
 
 /** Both halves of a composite verified in one pool task. */

@@ -2,10 +2,12 @@
 // one only when no usable prebuilt binary was present, or when asked to), then the prebuilt
 // binary from the per-platform optional dependency, then any other local build. When none loads,
 // ERR_NATIVE_UNAVAILABLE says why (the reason the install script recorded, or each failure) and
-// `.fix` says what to do about it.
+// `.fix` says what to do about it. A binary whose binding surface is not the one this JS needs
+// (binding-abi.js) is skipped like one that fails to load.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { bindingMismatch } from './binding-abi.js';
 import { LiboqsError } from './errors.js';
 import { BINARY_NAME, PACKAGE, platformTriple, prebuiltPackage } from './platform.js';
 
@@ -52,21 +54,30 @@ function candidates(dir, status) {
   return { list: [...first, ...(prebuilt ? [prebuilt] : []), ...rest], skipped };
 }
 
-/** @returns {{ addon: any, binary: Binary }} */
-export function loadNative(dir) {
+/**
+ * @param {string} dir the package directory
+ * @param {{ load?: (file: string) => any }} [options] `load` replaces `require` (tests only)
+ * @returns {{ addon: any, binary: Binary }}
+ */
+export function loadNative(dir, options = {}) {
   const status = readBuildStatus(dir);
   const triple = platformTriple();
   const { list, skipped } = candidates(dir, status);
-  const require = createRequire(join(dir, 'package.json'));
+  const load = options.load ?? createRequire(join(dir, 'package.json'));
   const failures = [...skipped];
   let firstCause;
   for (const binary of list) {
+    let addon;
     try {
-      return { addon: require(binary.file), binary };
+      addon = load(binary.file);
     } catch (cause) {
       firstCause ??= cause;
       failures.push(`${binary.package ?? binary.file} failed to load: ${cause?.message ?? cause}`);
+      continue;
     }
+    const stale = bindingMismatch(addon);
+    if (!stale) return { addon, binary };
+    failures.push(`${binary.package ?? binary.file} is ${stale}`);
   }
   if (list.length > 0) {
     throw new LiboqsError(

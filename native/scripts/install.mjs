@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Install script of @pqid/liboqs-node (plain ESM, Node >= 20, no dependencies).
 //
-// 1. A usable prebuilt binary (the per-platform optional dependency, which loads here and passes
-//    the power-on self-test) means there is nothing to build.
+// 1. A usable prebuilt binary (the per-platform optional dependency, which has this package's
+//    binding ABI, loads here and passes the power-on self-test) means there is nothing to build.
 // 2. Otherwise it builds from source, which needs Rust (cargo, rustc >= Cargo.toml's
 //    rust-version), a C compiler and `ar`. If one is missing, or the build fails, it says so in a
 //    framed block on stderr and on the terminal (npm hides a dependency's script output unless it
@@ -27,6 +27,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BINDING_ABI } from '../binding-abi.js';
 import { BINARY_NAME, PACKAGE, platformTriple, prebuiltPackage } from '../platform.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -140,8 +141,17 @@ let prebuiltProblem;
         process.execPath,
         [
           '-e',
-          'const r = require(process.argv[1]).selfTest(false); if (!r.ok) { console.error(r.error); process.exit(3); }',
+          [
+            'const a = require(process.argv[1]);',
+            "const abi = typeof a.bindingAbi === 'function' ? a.bindingAbi() : 'none';",
+            'if (abi !== Number(process.argv[2])) {',
+            "  console.error('a stale binary: binding ABI ' + abi + ', this package needs ' + process.argv[2]);",
+            '  process.exit(4);',
+            '}',
+            'const r = a.selfTest(false); if (!r.ok) { console.error(r.error); process.exit(3); }',
+          ].join('\n'),
           file,
+          String(BINDING_ABI),
         ],
         { encoding: 'utf8', timeout: 60_000 },
       );

@@ -130,6 +130,19 @@ pub fn scheme_info(alg: u32, force_ref: bool) -> Result<SchemeInfo> {
     })
 }
 
+/// The version of this binding's surface (exports, their arguments, the numeric ids, what they
+/// mean) that binding-abi.js expects. The loader refuses a binary with another (or none: the
+/// 0.1.0 binaries before composites), so a stale prebuilt or local build is skipped with a clear
+/// reason instead of failing at its first missing function. Bump it with binding-abi.js whenever
+/// either side changes; test/binding-abi.test.ts notices a changed binding.d.ts.
+pub const BINDING_ABI: u32 = 2;
+
+/// The binding's surface version (see BINDING_ABI); the loader refuses a binary without it.
+#[napi]
+pub fn binding_abi() -> u32 {
+    BINDING_ABI
+}
+
 #[napi(object)]
 pub struct SelfTest {
     pub ok: bool,

@@ -3,6 +3,7 @@
 // other command) or has stubs in front. Each case checks what a person is told, what
 // build-status.json records, that the install still succeeds, and what importing then does.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -17,6 +18,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_TOOLS, hasScript, pathWithout } from '../../test/helpers/toolchain.ts';
+import { BINDING_ABI } from '../binding-abi.js';
 import { platformTriple, prebuiltPackage } from '../platform.js';
 
 const native = fileURLToPath(new URL('..', import.meta.url));
@@ -270,5 +272,92 @@ describe('install script and loader with the prebuilt per-platform package', () 
     const m = await import(/* @vite-ignore */ pathToFileURL(join(native, 'index.js')).href);
     expect(m.info().binary).toEqual({ source: 'source', file: built });
     expect(dirname(m.info().binary.file)).toBe(native.replace(/\/$/, ''));
+  });
+});
+
+describe('stale binaries: a binding ABI other than binding-abi.js needs is refused', () => {
+  /** A real N-API addon that loads and says its self-test passed, with no bindingAbi() (or `abi`'s). */
+  function staleAddon(abi?: number): string {
+    const out = mkdtempSync(join(tmpdir(), 'pqid-stale-addon-'));
+    temps.push(out);
+    const file = join(out, `stale${abi ?? ''}.node`);
+    const src = join(native, 'test', 'fixtures', 'stale-addon.c');
+    const r = spawnSync('cc', [...(abi ? [`-DABI=${abi}`] : []), '-shared', '-fPIC', '-o', file, src], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr || r.error?.message).toBe(0);
+    return file;
+  }
+  let noAbi: Buffer;
+  let abi1: Buffer;
+  beforeAll(() => {
+    noAbi = readFileSync(staleAddon());
+    abi1 = readFileSync(staleAddon(1));
+  });
+
+  it('the install script does not take a stale prebuilt binary, and importing says why', () => {
+    const { project, dir } = installed();
+    withPrebuilt(project, pkg.version, noAbi);
+    const r = runInstall(dir, noTools);
+    expect(r.status).toBe(0);
+    expect(r.state).toMatchObject({ ok: false, source: 'none' });
+    expect(r.state.reason).toContain(
+      `the prebuilt ${pre.name} does not work here (a stale binary: binding ABI none, this package needs ${BINDING_ABI})`,
+    );
+    const got = importIn(project, noTools);
+    expect(got).toMatchObject({ ok: false, code: 'ERR_NATIVE_UNAVAILABLE' });
+    expect(got.message).toContain(`${pre.name} is a stale binary: it has no binding ABI version`);
+    expect(got.fix).toContain('PQID_NATIVE_BUILD_FROM_SOURCE=1 npm rebuild @pqid/liboqs-node');
+  });
+
+  it('a stale source build falls back to the prebuilt binary, a stale prebuilt to a local build', () => {
+    const { project, dir } = installed();
+    const prebuilt = withPrebuilt(project);
+    // The recorded source build comes first, but it is stale: the loader moves on.
+    writeFileSync(join(dir, pre.file), abi1);
+    writeFileSync(
+      join(dir, 'build-status.json'),
+      JSON.stringify({ ok: true, source: 'source', file: pre.file }),
+    );
+    expect(importIn(project, noTools)).toEqual({
+      ok: true,
+      binary: { source: 'prebuilt', package: pre.name, version: pkg.version, file: prebuilt },
+    });
+    // And the other way round: a stale prebuilt binary, a good local build.
+    writeFileSync(prebuilt, abi1);
+    copyFileSync(built, join(dir, pre.file));
+    expect(importIn(project, noTools)).toEqual({
+      ok: true,
+      binary: { source: 'source', file: join(dir, pre.file) },
+    });
+    // Both stale: a clear error naming each, not a TypeError at the first missing function.
+    writeFileSync(join(dir, pre.file), noAbi);
+    const got = importIn(project, noTools);
+    expect(got).toMatchObject({ ok: false, code: 'ERR_NATIVE_UNAVAILABLE' });
+    expect(got.message).toContain(`${join(dir, pre.file)} is a stale binary: it has no binding ABI version`);
+    expect(got.message).toContain(
+      `${pre.name} is a stale binary: binding ABI 1, this package needs ${BINDING_ABI}`,
+    );
+  });
+
+  it("this repository's build reports the ABI binding-abi.js needs", async () => {
+    const { native: addon } = await import('../internal.js');
+    expect(addon.bindingAbi()).toBe(BINDING_ABI);
+  });
+
+  it('binding.d.ts (napi-generated) is the surface recorded for this ABI', () => {
+    // When this fails, the binding's surface changed: bump BINDING_ABI in src/lib.rs and
+    // binding-abi.js (so older binaries are refused) and record the new fingerprint here.
+    const SURFACES: Record<number, string> = {
+      2: '36dea90c0ffe36a43ce01c562353702b45b46415f433a0de029b654407a12260',
+    };
+    const declarations = readFileSync(join(native, 'binding.d.ts'), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join('\n');
+    expect(createHash('sha256').update(declarations).digest('hex')).toBe(SURFACES[BINDING_ABI]);
   });
 });
