@@ -23,7 +23,8 @@ import {
   verifyJwt,
 } from '@pqid/jose';
 import * as jose from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { getBackend } from '../src/backends/select.ts';
 import { availableBackends, flipByte, onBackend, rejectsWithCode, rndBackends } from './helpers/backends.ts';
 import { b64uToBytes, bytesToB64u, toHex } from './helpers/vectors.ts';
 
@@ -325,31 +326,65 @@ describe('cross-backend', () => {
     });
 
     it.runIf(avail.some((b) => b.name === 'native'))(
-      'native whole and native split (PQID_NATIVE_COMPOSITES=off) verify each other; deterministic EdDSA bytes agree',
+      'native whole (PQID_NATIVE_COMPOSITES=whole) and split (=off) verify each other; deterministic EdDSA bytes agree',
       async () => {
         const { privateJwk, publicJwk } = await generateKeyPair(alg);
         const key = (await importJWK(privateJwk)) as PrivateKey;
         const pub = await importJWK(publicJwk);
-        const split = async <T>(fn: () => Promise<T>) => {
-          process.env.PQID_NATIVE_COMPOSITES = 'off';
-          try {
-            return await fn();
-          } finally {
-            delete process.env.PQID_NATIVE_COMPOSITES;
-          }
-        };
-        const whole = await onBackend('native', () => signCompact('paths', key, { deterministic: true }));
+        const mode =
+          (m: 'whole' | 'off') =>
+          async <T>(fn: () => Promise<T>) => {
+            process.env.PQID_NATIVE_COMPOSITES = m;
+            try {
+              return await fn();
+            } finally {
+              delete process.env.PQID_NATIVE_COMPOSITES;
+            }
+          };
+        const [whole, split] = [mode('whole'), mode('off')];
+        const w = await onBackend('native', () =>
+          whole(() => signCompact('paths', key, { deterministic: true })),
+        );
         const parts = await onBackend('native', () =>
           split(() => signCompact('paths', key, { deterministic: true })),
         );
         // The split path reaches the backend for the ML-DSA half only; the whole path for both.
-        expect([whole.signCalls, parts.signCalls]).toEqual([1, 1]);
-        for (const token of [whole.result, parts.result]) {
-          await onBackend('native', () => verifyCompact(token, pub, { algorithms: [alg] }));
+        expect([w.signCalls, parts.signCalls]).toEqual([1, 1]);
+        for (const token of [w.result, parts.result]) {
+          await onBackend('native', () => whole(() => verifyCompact(token, pub, { algorithms: [alg] })));
           await onBackend('native', () => split(() => verifyCompact(token, pub, { algorithms: [alg] })));
+          // and the default path, whichever it is for this algorithm
+          await onBackend('native', () => verifyCompact(token, pub, { algorithms: [alg] }));
         }
-        if (alg.includes('Ed')) expect(whole.result).toBe(parts.result);
+        if (alg.includes('Ed')) expect(w.result).toBe(parts.result);
         bump(`composite native whole/split ${alg}`);
+      },
+    );
+
+    it.runIf(avail.some((b) => b.name === 'native'))(
+      'native takes the path that costs less CPU per token by default: split for Ed448, whole otherwise',
+      async () => {
+        const { privateJwk } = await generateKeyPair(alg);
+        const key = (await importJWK(privateJwk)) as PrivateKey;
+        const b = getBackend('native');
+        const ops = b.composite as NonNullable<typeof b.composite>;
+        /** Which native entry points one signature reaches under PQID_NATIVE_COMPOSITES=mode. */
+        const path = async (mode: string | undefined) => {
+          const spies = [vi.spyOn(ops, 'sign'), vi.spyOn(b, 'sign')];
+          if (mode === undefined) delete process.env.PQID_NATIVE_COMPOSITES;
+          else process.env.PQID_NATIVE_COMPOSITES = mode;
+          try {
+            await signCompact('path', key, { backend: 'native' });
+            const [whole, mldsaHalf] = spies.map((x) => x.mock.calls.length);
+            return whole === 1 && mldsaHalf === 0 ? 'whole' : whole === 0 && mldsaHalf === 1 ? 'split' : '?';
+          } finally {
+            delete process.env.PQID_NATIVE_COMPOSITES;
+            for (const x of spies) x.mockRestore();
+          }
+        };
+        expect(await path(undefined)).toBe(alg.endsWith('Ed448') ? 'split' : 'whole');
+        expect(await path('whole')).toBe('whole');
+        expect(await path('off')).toBe('split');
       },
     );
   });

@@ -3,14 +3,14 @@
  *   M′ = "CompositeAlgorithmSignatures2025" ‖ Label ‖ 0x00 ‖ PH(signing input)
  *   signature = ML-DSA.Sign(sk, M′, ctx = Label) ‖ Trad.Sign(M′)
  * A composite verifies only when both halves verify. A backend with whole-composite support
- * (native) does all of it in one call; otherwise the ML-DSA half goes to the backend and the
- * traditional half to node:crypto (the JS path).
+ * (native) does all of it in one call, for the composites it `handles`; otherwise the ML-DSA half
+ * goes to the backend and the traditional half to node:crypto on the thread pool (the JS path).
  */
 import crypto from 'node:crypto';
 import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
 import { countSeedExpansion } from '../backends/stats.ts';
-import type { BackendName, CompositeParams, MlDsaBackend } from '../backends/types.ts';
+import type { BackendName, CompositeOps, CompositeParams, MlDsaBackend } from '../backends/types.ts';
 import { b64u, concat, equalBytes, utf8 } from '../encoding.ts';
 import { JwkInvalid, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
 import { MlDsaSecretKey } from '../keys/mldsa-secret.ts';
@@ -26,6 +26,11 @@ import { TRADITIONAL, type Traditional, type TraditionalKey } from './traditiona
 import type { AlgorithmEntry } from './types.ts';
 
 const PREFIX = utf8('CompositeAlgorithmSignatures2025');
+
+/** The backend's whole-composite operations, when it signs and verifies this composite whole. */
+function whole(backend: MlDsaBackend, params: CompositeParams): CompositeOps | undefined {
+  return backend.composite?.handles(params) ? backend.composite : undefined;
+}
 const ZERO_RND = new Uint8Array(32);
 
 type PreHash = 'sha256' | 'sha512' | 'shake256';
@@ -66,7 +71,7 @@ export class CompositeSecret {
   handle(backend: MlDsaBackend): { handle: unknown; publicKey?: Uint8Array } {
     const h = this.#handles.get(backend.name);
     if (h !== undefined) return { handle: h };
-    const made = (backend.composite as NonNullable<MlDsaBackend['composite']>).prepareSecret(
+    const made = (whole(backend, this.#params) as CompositeOps).prepareSecret(
       this.#params,
       this.#seed,
       this.#trad,
@@ -96,7 +101,7 @@ class CompositePublic {
   prepared(backend: MlDsaBackend, params: CompositeParams): unknown {
     let p = this.#prepared.get(backend.name);
     if (p === undefined) {
-      p = (backend.composite as NonNullable<MlDsaBackend['composite']>).preparePublic(params, this.#bytes);
+      p = (whole(backend, params) as CompositeOps).preparePublic(params, this.#bytes);
       this.#prepared.set(backend.name, p);
     }
     return p;
@@ -119,16 +124,26 @@ export function messageRepresentative(
   return concat(PREFIX, utf8(spec.label), Uint8Array.of(0), preHash(spec.ph, signingInput));
 }
 
+/** What a backend needs to know of a composite (no JOSE names). */
+export function compositeParams(spec: CompositeSpec): CompositeParams {
+  return {
+    mldsa: spec.mldsa,
+    traditional: spec.trad.id,
+    label: utf8(spec.label),
+    preHash: PRE_HASH_IDS[spec.ph],
+  };
+}
+
+/** Whether `backend` signs and verifies this composite whole (one native task) or split. */
+export function signsWhole(backend: MlDsaBackend, spec: CompositeSpec): boolean {
+  return whole(backend, compositeParams(spec)) !== undefined;
+}
+
 function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
   const mp = MLDSA_PARAMS[spec.mldsa];
   const { trad } = spec;
-  const label = utf8(spec.label);
-  const params: CompositeParams = {
-    mldsa: spec.mldsa,
-    traditional: trad.id,
-    label,
-    preHash: PRE_HASH_IDS[spec.ph],
-  };
+  const params = compositeParams(spec);
+  const { label } = params;
   const split = (bytes: Uint8Array, at: number) => [bytes.subarray(0, at), bytes.subarray(at)] as const;
   return {
     alg: spec.alg,
@@ -164,7 +179,7 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
       // Derive the public key once, with the backend that will sign, and compare it with "pub".
       const backend = chooseBackend({ context: true });
       let derived: Uint8Array | undefined;
-      if (backend.composite) {
+      if (whole(backend, params)) {
         try {
           derived = material.handle(backend).publicKey;
         } catch {
@@ -185,15 +200,11 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
     async sign(m, input, opts) {
       const k = m as CompositeSecret;
       const backend = chooseBackend({ context: true, rnd: !!opts.deterministic }, opts.backend);
-      if (backend.composite) {
+      const ops = whole(backend, params);
+      if (ops) {
         // One backend call (one pool task natively) for both halves, M′ included.
         const { handle } = k.handle(backend);
-        return backend.composite.sign(
-          params,
-          handle,
-          input.bytes,
-          opts.deterministic ? { rnd: ZERO_RND } : {},
-        );
+        return ops.sign(params, handle, input.bytes, opts.deterministic ? { rnd: ZERO_RND } : {});
       }
       const mPrime = messageRepresentative(spec, input.bytes);
       const [mldsaSig, tradSig] = await Promise.all([
@@ -202,7 +213,7 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
           ...(opts.deterministic ? { deterministic: true } : {}),
           backend: backend.name,
         }),
-        trad.sign(k.tradKey(), mPrime),
+        trad.signAsync(k.tradKey(), mPrime),
       ]);
       return concat(mldsaSig, tradSig);
     },
@@ -221,14 +232,14 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
     async verify(m, input, sig) {
       const k = m as CompositePublic;
       const backend = chooseBackend({ context: true });
-      if (backend.composite)
-        return backend.composite.verify(params, k.prepared(backend, params), input.bytes, sig);
+      const ops = whole(backend, params);
+      if (ops) return ops.verify(params, k.prepared(backend, params), input.bytes, sig);
       const [mldsaSig, tradSig] = split(sig, mp.signature);
       const mPrime = messageRepresentative(spec, input.bytes);
       // Both halves are always checked: no early exit that would time which one failed.
       const [a, b] = await Promise.all([
         mldsaVerify(spec.mldsa, k.mldsa, mPrime, mldsaSig, label),
-        Promise.resolve().then(() => trad.verify(k.trad, mPrime, tradSig)),
+        trad.verifyAsync(k.trad, mPrime, tradSig),
       ]);
       return a && b;
     },

@@ -45,6 +45,31 @@ export interface Traditional {
   importPublic(bytes: Uint8Array): TraditionalKey;
   sign(key: TraditionalKey, message: Uint8Array): Uint8Array;
   verify(key: TraditionalKey, message: Uint8Array, signature: Uint8Array): boolean;
+  /** The same on libuv's thread pool (node:crypto's callback form), off the event loop. */
+  signAsync(key: TraditionalKey, message: Uint8Array): Promise<Uint8Array>;
+  verifyAsync(key: TraditionalKey, message: Uint8Array, signature: Uint8Array): Promise<boolean>;
+}
+
+type SignKey = Parameters<typeof crypto.sign>[2];
+type VerifyKey = Parameters<typeof crypto.verify>[2];
+
+/** node:crypto's sign on the thread pool. */
+function signOnPool(hash: string | null, message: Uint8Array, key: SignKey): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    crypto.sign(hash, message, key, (err, sig) => (err ? reject(err) : resolve(new Uint8Array(sig))));
+  });
+}
+
+/** node:crypto's verify on the thread pool; an error (a malformed signature) is just false. */
+function verifyOnPool(
+  hash: string | null,
+  message: Uint8Array,
+  key: VerifyKey,
+  sig: Uint8Array,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    crypto.verify(hash, message, key, sig, (err, ok) => resolve(!err && ok));
+  });
 }
 
 const hexBytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/\s/g, ''), 'hex'));
@@ -190,6 +215,13 @@ function ecdsa(curve: Curve): Traditional {
       if (!raw) return false;
       return crypto.verify(curve.hash, message, { key: key.publicKey, dsaEncoding: 'ieee-p1363' }, raw);
     },
+    signAsync: (key, message) =>
+      signOnPool(curve.hash, message, { key: key.privateKey as KeyObject, dsaEncoding: 'der' }),
+    async verifyAsync(key, message, signature) {
+      const raw = derToRaw(signature, curve.n);
+      if (!raw) return false;
+      return verifyOnPool(curve.hash, message, { key: key.publicKey, dsaEncoding: 'ieee-p1363' }, raw);
+    },
   };
 }
 
@@ -262,6 +294,10 @@ function eddsa(
     },
     verify(key, message, signature) {
       return signature.length === sigBytes && crypto.verify(null, message, key.publicKey, signature);
+    },
+    signAsync: (key, message) => signOnPool(null, message, key.privateKey as KeyObject),
+    async verifyAsync(key, message, signature) {
+      return signature.length === sigBytes && verifyOnPool(null, message, key.publicKey, signature);
     },
   };
 }

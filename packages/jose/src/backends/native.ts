@@ -86,8 +86,27 @@ function hold(sk: NativeSecretKey, publicKey?: Uint8Array): { sk: NativeSecretKe
 }
 
 /**
+ * The composites this backend leaves to the split path by default: measured side by side
+ * (`npm run bench`, docs/BENCHMARKS.md), their split path costs less CPU per token. Ed448: the
+ * only Rust Ed448 (`ed448-goldilocks`; AWS-LC has none) costs about twice OpenSSL's, which the
+ * split path runs on the thread pool next to the native ML-DSA half.
+ */
+const SPLIT_BY_DEFAULT: ReadonlySet<CompositeParams['traditional']> = new Set(['Ed448']);
+
+/**
+ * PQID_NATIVE_COMPOSITES (read per use): `off` splits every composite, `whole` signs every one
+ * whole, anything else (the default) takes the cheaper path per algorithm.
+ */
+export function nativeCompositeWhole(p: CompositeParams): boolean {
+  const mode = process.env.PQID_NATIVE_COMPOSITES;
+  if (mode === 'off') return false;
+  if (mode === 'whole') return true;
+  return !SPLIT_BY_DEFAULT.has(p.traditional);
+}
+
+/**
  * Both halves of a composite in one native call: one pool task per signature, M′ and the
- * pre-hash built in Rust, the traditional half through RustCrypto (see native/README.md).
+ * pre-hash built in Rust, the traditional half through AWS-LC or RustCrypto (native/README.md).
  */
 function compositeOps(implementation: 'auto' | 'ref'): CompositeOps | undefined {
   if (typeof mod?.composite !== 'function') return undefined;
@@ -104,6 +123,7 @@ function compositeOps(implementation: 'auto' | 'ref'): CompositeOps | undefined 
   };
   const opts = (rnd?: Uint8Array) => (rnd ? { rnd } : undefined);
   return {
+    handles: nativeCompositeWhole,
     prepareSecret(p, seed, traditional) {
       const { publicKey, secretKey } = scheme(p).keygen(seed, traditional);
       return { handle: hold(secretKey), publicKey };
@@ -178,14 +198,8 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
       return hold(secretKey, publicKey);
     },
     publicKeyOf: (_alg, prepared) => (prepared as { publicKey?: Uint8Array }).publicKey,
-    /**
-     * PQID_NATIVE_COMPOSITES=off (read per use) signs and verifies composites the split way, the
-     * ML-DSA half here and the traditional half through node:crypto: OpenSSL's P-256 and Ed448
-     * cost less CPU than RustCrypto's, but run on the event loop (docs/BENCHMARKS.md compares).
-     */
-    get composite() {
-      return process.env.PQID_NATIVE_COMPOSITES === 'off' ? undefined : composite;
-    },
+    /** Which composites it signs whole: `handles`, see nativeCompositeWhole. */
+    composite,
     /** External μ (liboqs patch 0004): FIPS 204 signing from line 7 of Algorithm 7, on the pool. */
     signMu(alg, prepared, mu, { rnd }) {
       const { sk } = prepared as { sk: NativeSecretKey };

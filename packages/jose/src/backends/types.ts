@@ -57,6 +57,11 @@ export interface CompositeParams {
  */
 export interface CompositeOps {
   /**
+   * Whether this composite is signed and verified whole here; false leaves it to the JS path
+   * (native: where the split path costs less CPU per token, see docs/BENCHMARKS.md).
+   */
+  handles(p: CompositeParams): boolean;
+  /**
    * Both halves from the ML-DSA seed and the raw traditional key (EdDSA seed or ECDSA d): the
    * signing handle and the composite public key derived from them.
    */
