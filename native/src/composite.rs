@@ -145,13 +145,24 @@ impl CompositeSecret {
     /// traditional algorithm over M′. `fresh`: `rnd` came from the OS (the hedged default), so
     /// an ECDSA half may take a fresh random k too; otherwise (the caller's `rnd`, or
     /// deterministic) its k is RFC 6979's from `rnd`, and the whole signature is reproducible.
-    pub fn sign(&self, imp: Impl, m: &[u8], ctx: &[u8], rnd: &[u8; 32], fresh: bool) -> Res<Vec<u8>> {
+    pub fn sign(
+        &self,
+        imp: Impl,
+        m: &[u8],
+        ctx: &[u8],
+        rnd: &[u8; 32],
+        fresh: bool,
+    ) -> Res<Vec<u8>> {
         let s = &self.spec;
         let m_prime = s.message_representative(ctx, m);
         let mut sig = s
             .mldsa
             .sign_internal(imp, &self.mldsa_sk, &m_prime, &s.mldsa_pre, rnd)?;
-        let nonce = if fresh { Nonce::Random } else { Nonce::Rfc6979(rnd) };
+        let nonce = if fresh {
+            Nonce::Random
+        } else {
+            Nonce::Rfc6979(rnd)
+        };
         sig.extend_from_slice(&self.trad.sign(&m_prime, nonce)?);
         Ok(sig)
     }

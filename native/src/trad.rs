@@ -139,13 +139,18 @@ impl TradSecret {
         key_len(alg, "private key", raw.len(), alg.secret_len())?;
         let invalid = || Fail {
             code: ERR_INVALID_KEY,
-            msg: format!("invalid {} private key (d must be in [1, n − 1])", alg.name()),
+            msg: format!(
+                "invalid {} private key (d must be in [1, n − 1])",
+                alg.name()
+            ),
         };
         // RustCrypto checks d and derives the point; AWS-LC gets both and checks they agree.
         let aws_ecdsa = |signing: &'static aws::EcdsaSigningAlgorithm, point: &[u8]| {
-            aws::EcdsaKeyPair::from_private_key_and_public_key(signing, raw, point).map_err(|e| Fail {
-                code: ERR_INTERNAL,
-                msg: format!("AWS-LC refused a valid {} private key: {e}", alg.name()),
+            aws::EcdsaKeyPair::from_private_key_and_public_key(signing, raw, point).map_err(|e| {
+                Fail {
+                    code: ERR_INTERNAL,
+                    msg: format!("AWS-LC refused a valid {} private key: {e}", alg.name()),
+                }
             })
         };
         Ok(match alg {
@@ -230,7 +235,10 @@ fn aws_ecdsa_sign(k: &aws::EcdsaKeyPair, msg: &[u8], n: usize) -> Res<Vec<u8>> {
         })?;
     match der_decode(sig.as_ref(), n) {
         Some(rs) => Ok(der_encode(&rs, n)),
-        None => fail(ERR_INTERNAL, "AWS-LC returned a non-canonical ECDSA signature"),
+        None => fail(
+            ERR_INTERNAL,
+            "AWS-LC returned a non-canonical ECDSA signature",
+        ),
     }
 }
 
@@ -257,7 +265,10 @@ fn not_uncompressed(alg: TradAlg, bytes: &[u8]) -> Option<Fail> {
 fn not_on_curve(alg: TradAlg) -> Fail {
     Fail {
         code: ERR_INVALID_KEY,
-        msg: format!("invalid {} public key: not a point on the curve", alg.name()),
+        msg: format!(
+            "invalid {} public key: not a point on the curve",
+            alg.name()
+        ),
     }
 }
 
