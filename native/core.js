@@ -308,7 +308,7 @@ Object.freeze(CompositePublicKey.prototype);
 
 /**
  * Composite ML-DSA (draft-ietf-lamps-pq-composite-sigs): the ML-DSA half and the traditional
- * half (RustCrypto Ed25519, ECDSA P-256/P-384, Ed448) are signed, or verified, together in one
+ * half (Ed25519, ECDSA P-256/P-384, Ed448: AWS-LC or RustCrypto, see src/trad.rs) are signed, or verified, together in one
  * native call, so signAsync / verifyAsync cost one pool task per composite signature.
  */
 class NativeCompositeScheme {

@@ -271,7 +271,7 @@ if (missing.length > 0) {
 // Remove stale binaries so a failed build can never leave an old addon being loaded.
 for (const f of readdirSync(root)) if (f.endsWith('.node')) rmSync(join(root, f));
 
-toPerson(`${PACKAGE}: ${why}; building it from source with Rust ${rustc} (one to three minutes)...\n`);
+toPerson(`${PACKAGE}: ${why}; building it from source with Rust ${rustc} (two to four minutes)...\n`);
 const features = tuned ? ['--features', 'native-tune'] : [];
 let napiBin;
 try {

@@ -149,7 +149,7 @@ function notices() {
     `\`${pre.file}\` is pqid's code (Apache-2.0, see LICENSE) statically linked with:`,
     '',
     '- **liboqs 0.13.0** (Open Quantum Safe, MIT), the subset vendored in `native/liboqs` with',
-    '  two patches (PATCHES.md there): the pqcrystals ML-DSA code (CC0-1.0 or Apache-2.0), the',
+    '  the patches PATCHES.md there lists: the pqcrystals ML-DSA code (CC0-1.0 or Apache-2.0), the',
     "  PQClean Falcon code (MIT), XKCP's Keccak (CC0-1.0) and the CRYPTOGAMS AVX2 Keccak",
     '  permutation (its licence is in the file header, reproduced by liboqs).',
     ...crates.map((c) => `- **${c.name} ${c.version}** (${c.license ?? c.license_file ?? 'see below'})`),
