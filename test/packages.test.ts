@@ -204,6 +204,7 @@ describe.skipIf(problem && !process.env.CI)(
         'index.d.ts',
         'core.js',
         'loader.js',
+        'binding-abi.js',
         'platform.js',
         'sign-queue.js',
         'errors.js',
@@ -214,6 +215,7 @@ describe.skipIf(problem && !process.env.CI)(
         'build.rs',
         'Cargo.toml',
         'Cargo.lock',
+        '.cargo/config.toml',
         'src/lib.rs',
         'liboqs/LICENSE.txt',
         'liboqs/include/oqs/oqsconfig.h',
@@ -221,7 +223,7 @@ describe.skipIf(problem && !process.env.CI)(
       expect(native).toEqual(expect.arrayContaining([...runtime, ...build]));
       for (const f of native) {
         expect(f).toMatch(
-          /^(LICENSE|README\.md|package\.json|[a-z-]+\.js|[a-z-]+\.d\.ts|scripts\/install\.mjs|build\.rs|Cargo\.(toml|lock)|src\/[a-z_]+\.rs|selftest\/ML-DSA-\d\d\.bin|liboqs\/(LICENSE\.txt|PATCHES\.md|VENDOR\.md|include\/.+\.h|src\/.+))$/,
+          /^(LICENSE|README\.md|package\.json|[a-z-]+\.js|[a-z-]+\.d\.ts|scripts\/install\.mjs|build\.rs|Cargo\.(toml|lock)|\.cargo\/config\.toml|src\/[a-z_]+\.rs|selftest\/ML-DSA-\d\d\.bin|liboqs\/(LICENSE\.txt|PATCHES\.md|VENDOR\.md|include\/.+\.h|src\/.+))$/,
         );
         expect(f).not.toMatch(/\.node$|build-status|internal\.|binding\.d\.ts|vendor\.sh|patches\/|UPSTREAM/);
       }
