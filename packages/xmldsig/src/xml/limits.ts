@@ -47,11 +47,11 @@ export interface XmlShape {
  * `maxElements` for larger ones.
  */
 export const DEFAULT_SAML_LIMITS: Readonly<XmlLimits> = Object.freeze({
-  maxElements: 512,
+  maxElements: 256,
   maxDepth: 24,
-  maxChildren: 256,
+  maxChildren: 192,
   maxAttributes: 32,
-  maxTotalAttributes: 1024,
+  maxTotalAttributes: 512,
 });
 
 /** Merges partial limits over the defaults and checks each is a positive integer. */
