@@ -41,7 +41,8 @@ function buildBefore() {
   // Only the two verification fixes are reversed; the later patches (seeded keypair, external μ)
   // add entry points the binding calls, and do not touch verification.
   const patches = readdirSync(join(crate, 'liboqs', 'patches')).filter((f) => VERIFY_FIXES.test(f));
-  if (patches.length !== 2) throw new Error(`expected the two verify-fix patches, found ${patches.join(', ')}`);
+  if (patches.length !== 2)
+    throw new Error(`expected the two verify-fix patches, found ${patches.join(', ')}`);
   for (const p of patches.reverse()) {
     execFileSync('patch', [
       '-s',
