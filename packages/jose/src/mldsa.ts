@@ -156,7 +156,8 @@ export const mldsa = {
 
   /**
    * Process-wide counters: `seedExpansions` is how many times a seed was expanded into a key by
-   * any backend (key imports, prepareKey, and each `sign` given seed bytes).
+   * any backend (key imports, prepareKey, and each `sign` given seed bytes); `compositeSigns`
+   * how composite signatures were made (`whole` / `split` / `delegated`, see backends/stats.ts).
    */
   stats: expansionStats,
 

@@ -186,6 +186,35 @@ describe('delegated keys sign what the local key signs', () => {
     },
   );
 
+  it.each(['ML-DSA-65-ES256', 'ML-DSA-87-ES384', 'ML-DSA-65-Ed25519'])(
+    "%s: over a local key's own signers, the delegated key signs the way the key does",
+    async (alg) => {
+      const { key, publicJwk } = await local(alg);
+      const paths = () => mldsa.stats().compositeSigns;
+      const at = paths();
+      await signCompact('p', key);
+      const own = paths();
+      const delegated = await createDelegatedKey(localSigner(key), { alg, verify: false });
+      const t = await signCompact('p', delegated);
+      const after = paths();
+      // Same path as the plain key (whole where the backend signs it whole), never two halves.
+      expect(after.delegated - own.delegated).toBe(0);
+      expect([after.whole - own.whole, after.split - own.split]).toEqual([
+        own.whole - at.whole,
+        own.split - at.split,
+      ]);
+      await expect(verifyCompact(t, await importJWK(publicJwk), { algorithms: [alg] })).resolves.toBeTruthy();
+      // Signers that are not exactly the local key's (a wrapper, a KMS) go half by half.
+      const { mldsa: m, traditional } = localSigner(key) as {
+        mldsa: DelegatedSigner;
+        traditional: DelegatedSigner;
+      };
+      const wrapped = await createDelegatedKey({ mldsa: { ...m }, traditional: { ...traditional } }, { alg });
+      await signCompact('p', wrapped);
+      expect(paths().delegated - after.delegated).toBe(1);
+    },
+  );
+
   it('the ML-DSA half of a composite goes through μ when its signer has no context support', async () => {
     const alg = 'ML-DSA-44-Ed25519';
     const { key } = await local(alg);

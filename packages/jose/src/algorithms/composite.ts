@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
-import { countSeedExpansion } from '../backends/stats.ts';
+import { countCompositeSign, countSeedExpansion } from '../backends/stats.ts';
 import type { BackendName, CompositeOps, CompositeParams, MlDsaBackend } from '../backends/types.ts';
 import { b64u, concat, equalBytes, utf8 } from '../encoding.ts';
 import { JwkInvalid, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
@@ -204,8 +204,10 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
       if (ops) {
         // One backend call (one pool task natively) for both halves, M′ included.
         const { handle } = k.handle(backend);
+        countCompositeSign('whole');
         return ops.sign(params, handle, input.bytes, opts.deterministic ? { rnd: ZERO_RND } : {});
       }
+      countCompositeSign('split');
       const mPrime = messageRepresentative(spec, input.bytes);
       const [mldsaSig, tradSig] = await Promise.all([
         mldsaSign(k.mldsa, mPrime, {
@@ -222,6 +224,7 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
         throw new SignerUnsupported(`${spec.alg} needs an ML-DSA and a traditional signer`);
       const { mldsa: ms, traditional: ts } = d.signers;
       const pub = d.publicMaterial as CompositePublic;
+      countCompositeSign('delegated');
       const mPrime = messageRepresentative(spec, input.bytes);
       const [mldsaSig, tradSig] = await Promise.all([
         mldsaViaSigner(ms, spec.mldsa, pub.mldsa, mPrime, label),

@@ -64,10 +64,17 @@ export class DelegatedMaterial {
   readonly publicMaterial: Material;
   /** Verify every signature under the public key before returning it (default on). */
   readonly verify: boolean;
-  constructor(signers: KeySigners, publicMaterial: Material, verify: boolean) {
+  /**
+   * When the signers are `localSigner(k)` of an in-process key: k's own material, which signs
+   * as k does (a composite whole in one native task, not as two halves with the traditional one
+   * on the event loop). External signers never have it.
+   */
+  readonly local: Material | undefined;
+  constructor(signers: KeySigners, publicMaterial: Material, verify: boolean, local?: Material) {
     this.signers = signers;
     this.publicMaterial = publicMaterial;
     this.verify = verify;
+    this.local = local;
   }
   /** The single signer of a non-composite key. */
   get key(): DelegatedSigner {

@@ -9,6 +9,18 @@ export function countSeedExpansion(): void {
   seedExpansions++;
 }
 
-export function expansionStats(): { seedExpansions: number } {
-  return { seedExpansions };
+/**
+ * How composite signatures were made: `whole` in one backend call (one native pool task, both
+ * halves), `split` as an ML-DSA half on the backend and a traditional half through node:crypto,
+ * `delegated` through external signers (a KMS/HSM half). A local key must never take the last.
+ */
+const compositeSigns = { whole: 0, split: 0, delegated: 0 };
+export type CompositePath = keyof typeof compositeSigns;
+
+export function countCompositeSign(path: CompositePath): void {
+  compositeSigns[path]++;
+}
+
+export function expansionStats(): { seedExpansions: number; compositeSigns: Record<CompositePath, number> } {
+  return { seedExpansions, compositeSigns: { ...compositeSigns } };
 }

@@ -25,7 +25,7 @@ export async function signInput(
     if (!pq.capabilities.deterministic)
       throw new SignerUnsupported(`the signer of ${key.kid} does not sign deterministically`);
   }
-  const sig = await key.entry.signDelegated(m, input);
+  const sig = m.local ? await key.entry.sign(m.local, input, opts) : await key.entry.signDelegated(m, input);
   if (!key.entry.plausibleSignature(sig))
     throw new SignerInvalidSignature(
       `the signer of ${key.kid} returned a ${sig.length}-byte ${key.alg} signature`,

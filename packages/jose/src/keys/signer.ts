@@ -93,9 +93,19 @@ export async function createDelegatedKey(
       throw new KeyMismatch(`the ${s.alg} signer's public JWK is for ${jwk.alg}`);
     pub = (await importJWK({ ...jwk, alg, ...(kid ? { kid } : {}) }, { alg })) as PublicKey;
   }
-  const material = new DelegatedMaterial(signers, materialOf(pub), opts.verify ?? true);
+  // The local signers of a key of this very algorithm sign through that key's own path.
+  const origin = localOrigins.get(signers);
+  const local = origin && origin.entry === pub.entry ? materialOf(origin) : undefined;
+  const material = new DelegatedMaterial(signers, materialOf(pub), opts.verify ?? true, local);
   return new PrivateKey(pub.entry, undefined, material, pub);
 }
+
+/**
+ * Signers made by `localSigner` (default options), and the key behind them. A delegated handle
+ * over exactly these signers signs with the key itself: the key manager keeps every key behind
+ * the signer interface, and a local composite must still be one native task, not two halves.
+ */
+const localOrigins = new WeakMap<object, PrivateKey>();
 
 export interface LocalSignerOptions {
   /** Deterministic signatures (ML-DSA rnd = 0, SLH-DSA opt_rand = PK.seed): for tests and vectors. */
@@ -177,6 +187,13 @@ export function localSigner(key: PrivateKey, opts: LocalSignerOptions = {}): Key
   if (!(key instanceof PrivateKey)) throw new InvalidArgument('localSigner needs a PrivateKey handle');
   const m = materialOf(key);
   if (m instanceof DelegatedMaterial) return m.signers;
+  const signers = signersOf(key, m, opts);
+  // Deterministic signers differ from the key's own path (rnd = 0 on the ML-DSA half only).
+  if (!opts.deterministic) localOrigins.set(signers, key);
+  return signers;
+}
+
+function signersOf(key: PrivateKey, m: unknown, opts: LocalSignerOptions): KeySigners {
   const publicJwk = { ...key.publicKey.jwk } as Jwk;
   switch (key.entry.family) {
     case 'ml-dsa':

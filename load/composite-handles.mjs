@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * CPU per composite JWT as the IdP signs it: `npm run build && node load/composite-handles.mjs
+ * [--ms 1500] [--algs ML-DSA-65-ES256,…]`.
+ *
+ * For each composite, side by side in one process: the key manager's handle (a sealed key behind
+ * the signer interface, idp/dist), the same key's signers delegated half by half (what the key
+ * manager did before it recognised its own local signers: ML-DSA half on the pool, traditional
+ * half through node:crypto on the event loop), and the plain @pqid/jose key. Per token: process
+ * CPU (event loop + libuv pool) and the event loop's own CPU (`process.threadCpuUsage`), with 16
+ * signatures in flight as under load. Prints the CPU model and flags; compare rows of one run.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  algorithms,
+  createDelegatedKey,
+  generateKeyPair,
+  getAlgorithm,
+  importJWK,
+  localSigner,
+  mldsa,
+  signJwt,
+} from '@pqid/jose';
+import { list, parseCommandLine, positive } from './lib/args.mjs';
+
+const repo = dirname(dirname(fileURLToPath(import.meta.url)));
+const { KeyManager } = await import(join(repo, 'idp/dist/keys/key-manager.js'));
+const { SqliteStorage } = await import(join(repo, 'idp/dist/storage/sqlite.js'));
+
+const USAGE = 'usage: node load/composite-handles.mjs [--ms 1500] [--algs ML-DSA-65-ES256,…]';
+const { values } = parseCommandLine(
+  process.argv.slice(2),
+  { ms: { type: 'string' }, algs: { type: 'string' } },
+  USAGE,
+);
+const budgetMs = positive(values.ms, 'ms') ?? 1500;
+const algs = list(values.algs) ?? algorithms().filter((a) => getAlgorithm(a).family === 'composite');
+const IN_FLIGHT = 16;
+
+const us = (u) => u.user + u.system;
+async function cpuPerToken(key) {
+  const claims = { iss: 'https://idp.example', sub: 'client', aud: 'api', scope: 'api' };
+  const op = () => signJwt(claims, key, { expiresIn: 300 });
+  for (let i = 0; i < 32; i++) await op();
+  let done = 0;
+  const end = performance.now() + budgetMs;
+  const p0 = process.cpuUsage();
+  const m0 = process.threadCpuUsage();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (performance.now() < end) {
+        done++;
+        await op();
+      }
+    }),
+  );
+  return { cpu: us(process.cpuUsage(p0)) / done, main: us(process.threadCpuUsage(m0)) / done, done };
+}
+
+const cpuModel = (() => {
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const flags = (/^flags\s*:\s*(.*)$/m.exec(info)?.[1] ?? '').split(' ');
+    const want = ['avx2', 'avx512f', 'avx512ifma', 'sha_ni', 'vaes', 'bmi2', 'adx'];
+    return `${os.cpus()[0]?.model} (${want.filter((f) => flags.includes(f)).join(' ')})`;
+  } catch {
+    return os.cpus()[0]?.model ?? 'unknown';
+  }
+})();
+console.log(
+  `# CPU per composite JWT: ${cpuModel}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}, Node ${process.versions.node}, backend ${mldsa.preferredBackend()}`,
+);
+console.log(`# ${budgetMs} ms per row, ${IN_FLIGHT} in flight; µs per token (process = event loop + pool)\n`);
+console.log(
+  '| alg | key manager: process / main | two delegated halves: process / main | plain key: process / main | main-thread saved |',
+);
+console.log('|---|---:|---:|---:|---:|');
+
+const storage = new SqliteStorage(':memory:');
+const km = new KeyManager(storage.adapter('SigningKey'), { key: randomBytes(32), source: 'env' });
+const f = (r) => `${r.cpu.toFixed(0)} / ${r.main.toFixed(0)}`;
+for (const alg of algs) {
+  const managed = await km.signingKey(alg);
+  const { privateJwk } = await generateKeyPair(alg);
+  const plain = await importJWK(privateJwk, { alg });
+  const { mldsa: m, traditional: t } = localSigner(plain);
+  // Copies of the local signers: the delegated path, half by half, as before the fix.
+  const halves = await createDelegatedKey({ mldsa: { ...m }, traditional: { ...t } }, { alg, verify: false });
+  const a = await cpuPerToken(managed);
+  const b = await cpuPerToken(halves);
+  const c = await cpuPerToken(plain);
+  console.log(`| ${alg} | ${f(a)} | ${f(b)} | ${f(c)} | ${(b.main - a.main).toFixed(0)} µs |`);
+}
+await storage.close();
