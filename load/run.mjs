@@ -65,6 +65,8 @@ const USAGE = `usage: npm run load -- <${SCENARIOS.join('|')}|all>… [--smoke] 
   --price USD          $ per vCPU-hour for the cost model (default 0.04, the seed paper's figure)
   --no-compare         skip node-oidc-provider
   --out DIR            report directory (default load/reports/<timestamp>)
+  --cpu-prof DIR       write a V8 CPU profile of the (first) IdP to DIR (node --cpu-prof; profiling
+                       slows it: read the frames, not that run's numbers)
   budgets: --cookie 4096 --header-line 8190 --node-headers 16384 --url-conservative 2048 --url 8000`;
 
 export function parseArgs(argv) {
@@ -79,6 +81,7 @@ export function parseArgs(argv) {
       price: str,
       'no-compare': { type: 'boolean' },
       out: str,
+      'cpu-prof': str,
       cookie: str,
       'header-line': str,
       'node-headers': str,
@@ -107,6 +110,7 @@ export function parseArgs(argv) {
     help: v.help === true,
   };
   if (v.out !== undefined) o.out = v.out;
+  if (v['cpu-prof'] !== undefined) o.cpuProf = v['cpu-prof'];
   const unknown = o.algs.filter((a) => !ALL_ALGS.includes(a));
   if (unknown.length)
     throw new Error(`unknown algorithm(s) ${unknown.join(', ')}; choose from ${ALL_ALGS.join(', ')}`);
@@ -234,18 +238,24 @@ export async function main(argv) {
   try {
     const port = await freePort();
     const tlsPorts = opts.scenarios.includes('tls') ? [await freePort(), await freePort()] : [];
-    const idp = await startChild(nodeBin, join(loadDir, 'lib', 'idp-server.mjs'), {
-      port,
-      dataDir: join(work, 'idp'),
-      algs: opts.algs,
-      users: Math.max(8, opts.vus * 2),
-      tls: tlsPorts.length
-        ? [
-            { name: 'X25519MLKEM768', ecdhCurve: 'X25519MLKEM768:X25519', port: tlsPorts[0] },
-            { name: 'X25519', ecdhCurve: 'X25519', port: tlsPorts[1] },
-          ]
-        : [],
-    });
+    const nodeArgs = opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : [];
+    const idp = await startChild(
+      nodeBin,
+      join(loadDir, 'lib', 'idp-server.mjs'),
+      {
+        port,
+        dataDir: join(work, 'idp'),
+        algs: opts.algs,
+        users: Math.max(8, opts.vus * 2),
+        tls: tlsPorts.length
+          ? [
+              { name: 'X25519MLKEM768', ecdhCurve: 'X25519MLKEM768:X25519', port: tlsPorts[0] },
+              { name: 'X25519', ecdhCurve: 'X25519', port: tlsPorts[1] },
+            ]
+          : [],
+      },
+      { nodeArgs },
+    );
     children.push(idp.child);
     const health = await (await fetch(`${idp.info.issuer}/healthz`)).json().catch(() => ({}));
     results.meta.idp = {

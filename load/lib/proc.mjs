@@ -31,9 +31,9 @@ export function freePort() {
 }
 
 /** Start `node script jsonArg` and resolve with the parsed ready line. */
-export function startChild(nodeBin, script, arg, { timeoutMs = 180_000, cwd } = {}) {
+export function startChild(nodeBin, script, arg, { timeoutMs = 180_000, cwd, nodeArgs = [] } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [script, JSON.stringify(arg)], {
+    const child = spawn(nodeBin, [...nodeArgs, script, JSON.stringify(arg)], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_ENV: 'production' },

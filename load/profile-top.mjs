@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * Top frames of a V8 CPU profile (`npm run load -- … --cpu-prof DIR` writes the IdP's):
+ * `node load/profile-top.mjs FILE.cpuprofile [--top 30] [--match token]`.
+ *
+ * Prints self time by function (where the event loop's CPU goes) and inclusive time by function
+ * (what a frame and everything it calls costs), as a share of the non-idle samples. `--match`
+ * keeps only samples with a frame whose function or URL contains the string (e.g. the token
+ * endpoint's handler), to leave start-up and the runner's minting out.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string' }, match: { type: 'string' } },
+});
+const file = positionals[0];
+if (!file) throw new Error('usage: node load/profile-top.mjs FILE.cpuprofile [--top 30] [--match STR]');
+const top = Number(values.top ?? 30);
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const short = (url) => url.replace(/^.*\/(node_modules\/)/, '$1').replace(/^.*\/(idp|packages|load)\//, '$1/');
+const label = (n) => {
+  const f = n.callFrame;
+  const name = f.functionName || '(anonymous)';
+  return f.url ? `${name} ${short(f.url)}:${f.lineNumber + 1}` : name;
+};
+
+// Sample weights: time deltas (µs) per sample.
+const counts = new Map();
+profile.samples.forEach((id, i) => {
+  counts.set(id, (counts.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
+const IDLE = new Set(['(idle)', '(program)', '(garbage collector)']);
+const self = new Map();
+const incl = new Map();
+let total = 0;
+let gc = 0;
+for (const [id, us] of counts) {
+  const node = byId.get(id);
+  const fname = node.callFrame.functionName;
+  if (fname === '(idle)') continue;
+  const stack = [];
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) stack.push(byId.get(cur));
+  if (values.match && !stack.some((n) => label(n).includes(values.match))) continue;
+  total += us;
+  if (fname === '(garbage collector)') gc += us;
+  const l = IDLE.has(fname) ? fname : label(node);
+  self.set(l, (self.get(l) ?? 0) + us);
+  for (const lab of new Set(stack.map(label))) incl.set(lab, (incl.get(lab) ?? 0) + us);
+}
+const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
+const print = (title, m) => {
+  console.log(`\n${title}`);
+  for (const [l, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)}  ${l}`);
+};
+console.log(
+  `${file}: ${(total / 1e6).toFixed(2)} s of non-idle main-thread samples${values.match ? ` under "${values.match}"` : ''}, GC ${pct(gc)}`,
+);
+print('self', self);
+print('inclusive', incl);
