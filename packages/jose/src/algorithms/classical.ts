@@ -1,4 +1,5 @@
 /** Classical JWS algorithms, delegated to `jose`: we add registry metadata, not cryptography. */
+import { webcrypto } from 'node:crypto';
 import * as jose from 'jose';
 import { b64u, b64uDecode } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid, SignerUnsupported } from '../errors.ts';
@@ -58,6 +59,19 @@ const SPECS: ClassicalSpec[] = [
 
 type Key = jose.CryptoKey | Uint8Array;
 
+/** WebCrypto sign parameters per algorithm; ECDSA answers raw r‖s, as JWS wants (RFC 7518 §3.4). */
+const SIGN_PARAMS: Record<
+  string,
+  webcrypto.AlgorithmIdentifier | webcrypto.EcdsaParams | webcrypto.RsaPssParams
+> = {
+  ES256: { name: 'ECDSA', hash: 'SHA-256' },
+  ES384: { name: 'ECDSA', hash: 'SHA-384' },
+  EdDSA: { name: 'Ed25519' },
+  Ed25519: { name: 'Ed25519' },
+  RS256: { name: 'RSASSA-PKCS1-v1_5' },
+  PS256: { name: 'RSA-PSS', saltLength: 32 },
+};
+
 function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
   const check = (jwk: Jwk) => {
     if (spec.crv && jwk.crv !== spec.crv)
@@ -104,6 +118,12 @@ function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
     },
     plausibleSignature: (sig) => sig.length > 0 && sig.length <= 1024,
     async sign(m, input) {
+      // The signing input is built already: WebCrypto (what jose calls too, on the thread pool)
+      // signs it as is, without jose re-encoding the payload and header per token.
+      if (m instanceof CryptoKey)
+        return new Uint8Array(
+          await webcrypto.subtle.sign(SIGN_PARAMS[spec.alg] as webcrypto.AlgorithmIdentifier, m, input.bytes),
+        );
       const jws = await new jose.FlattenedSign(input.payload)
         .setProtectedHeader(input.header as jose.JWSHeaderParameters)
         .sign(m as Key);
