@@ -238,8 +238,20 @@ export class KeyManager {
   #retentionOf = (_alg: string, set: string): number =>
     set === 'root' ? Math.max(this.#retention.tokens, this.#retention.cold) : this.#retention.tokens;
 
+  /** The last #states() answer: every token asks, and it changes only with the second or the records. */
+  #statesMemo:
+    | { records: KeyRecord[]; length: number; now: number; states: Map<string, KeyState> }
+    | undefined;
+
   #states(): Map<string, KeyState> {
-    return keyStates(this.#records, this.#now(), this.#retentionOf);
+    const now = this.#now();
+    const m = this.#statesMemo;
+    // Records are replaced (a new array) or appended to, never edited in place.
+    if (m && m.records === this.#records && m.length === this.#records.length && m.now === now)
+      return m.states;
+    const states = keyStates(this.#records, now, this.#retentionOf);
+    this.#statesMemo = { records: this.#records, length: this.#records.length, now, states };
+    return states;
   }
 
   /**

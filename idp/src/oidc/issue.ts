@@ -252,7 +252,9 @@ export async function issueUserTokens(
 ): Promise<TokenResponse> {
   const scopes = new Set(grant.scope.split(' '));
   const atScope = scopeFor(grant.scope, target.resource);
-  const accessToken = await issueAccessToken(
+  // The access token, the ID token and the refresh token's record at once: both signatures reach
+  // the signing pool together and both writes share one commit (storage group commit).
+  const accessToken = issueAccessToken(
     ctx,
     client,
     {
@@ -266,15 +268,8 @@ export async function issueUserTokens(
     },
     target,
   );
-  const response: TokenResponse = {
-    access_token: accessToken,
-    token_type: target.jkt !== undefined ? 'DPoP' : 'Bearer',
-    expires_in: ctx.config.ttl.accessToken,
-    scope: atScope,
-  };
-  if (scopes.has('openid')) {
-    response.id_token = await signIdToken(ctx, client, grant);
-  }
+  const idToken = scopes.has('openid') ? signIdToken(ctx, client, grant) : undefined;
+  let refreshToken: Promise<string> | undefined;
   if (scopes.has('offline_access') && client.grant_types.includes('refresh_token')) {
     const expiresAt = grant.grantExpiresAt ?? now() + ctx.config.ttl.refreshToken;
     const remaining = expiresAt - now();
@@ -294,10 +289,24 @@ export async function issueUserTokens(
         ...(grant.refreshJkt !== undefined ? { jkt: grant.refreshJkt } : {}),
         ...(grant.sid !== undefined ? { sid: grant.sid } : {}),
       };
-      await ctx.storage.adapter('RefreshToken').upsert(tokenId(refresh), record, remaining);
-      response.refresh_token = refresh;
+      refreshToken = ctx.storage
+        .adapter('RefreshToken')
+        .upsert(tokenId(refresh), record, remaining)
+        .then(() => refresh);
     }
   }
+  // allSettled first: a failure in one must not leave the others' rejections unhandled.
+  const settled = await Promise.allSettled([accessToken, idToken, refreshToken]);
+  for (const r of settled) if (r.status === 'rejected') throw r.reason;
+  const [at, id, rt] = settled.map((r) => (r as PromiseFulfilledResult<string | undefined>).value);
+  const response: TokenResponse = {
+    access_token: at as string,
+    token_type: target.jkt !== undefined ? 'DPoP' : 'Bearer',
+    expires_in: ctx.config.ttl.accessToken,
+    scope: atScope,
+  };
+  if (id !== undefined) response.id_token = id;
+  if (rt !== undefined) response.refresh_token = rt;
   return response;
 }
 
