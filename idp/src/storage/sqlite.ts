@@ -1,7 +1,7 @@
 /** The embedded store: one `node:sqlite` table holding every model, keyed by (model, id). */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteSynchronous } from '../config.ts';
 import type { FailureStore } from '../security/failure-store.ts';
 import {
@@ -88,6 +88,9 @@ export class SqliteStorage implements Storage {
   readonly #adapters = new Map<ModelName, Adapter>();
   /** Writes of this event-loop turn, run and committed together at its end (#flush). */
   #batch: QueuedWrite[] | undefined;
+  /** Prepared once: a flush per turn under load, and exec() would parse the SQL each time. */
+  readonly #begin: StatementSync;
+  readonly #commitStmt: StatementSync;
 
   constructor(path: string, { synchronous = 'normal' }: { synchronous?: SqliteSynchronous } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -99,6 +102,8 @@ export class SqliteStorage implements Storage {
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`,
     );
     this.#db.exec(SCHEMA);
+    this.#begin = this.#db.prepare('BEGIN IMMEDIATE');
+    this.#commitStmt = this.#db.prepare('COMMIT');
     this.loginFailures = sqliteFailureStore(this.#db, this.#write);
   }
 
@@ -128,7 +133,7 @@ export class SqliteStorage implements Storage {
     this.#batch = undefined;
     const db = this.#db;
     try {
-      db.exec('BEGIN IMMEDIATE');
+      this.#begin.run();
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;
@@ -144,7 +149,7 @@ export class SqliteStorage implements Storage {
       }
     }
     try {
-      db.exec('COMMIT');
+      this.#commitStmt.run();
     } catch (e) {
       // E.g. an I/O error that already rolled the transaction back: nothing in it was stored.
       try {
