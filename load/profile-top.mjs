@@ -23,7 +23,8 @@ const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const short = (url) => url.replace(/^.*\/(node_modules\/)/, '$1').replace(/^.*\/(idp|packages|load)\//, '$1/');
+const short = (url) =>
+  url.replace(/^.*\/(node_modules\/)/, '$1').replace(/^.*\/(idp|packages|load)\//, '$1/');
 const label = (n) => {
   const f = n.callFrame;
   const name = f.functionName || '(anonymous)';
