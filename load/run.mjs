@@ -41,6 +41,8 @@ export const ALL_ALGS = [
 ];
 export const SCENARIOS = ['sizes', 'throughput', 'placement', 'login', 'tls'];
 const COMPARE_ALGS = ['ES256', 'ML-DSA-65'];
+/** The algorithms whose token responses the HTTP-floor phases replay (see `pqid-floor`). */
+const FLOOR_ALGS = ['ES256', 'ML-DSA-65'];
 /**
  * The placement study's hot-path algorithms, on an IdP whose cold-path root is SLH-DSA-SHA2-128s
  * (SAML certificates and metadata, a signed JWKS) and which accepts SLH-DSA clients
@@ -215,7 +217,12 @@ export async function main(argv) {
   const withThroughput = opts.scenarios.includes('throughput');
   const steps =
     (opts.scenarios.includes('sizes') ? 1 : 0) +
-    (withThroughput ? opts.algs.length * 4 + (opts.compare ? COMPARE_ALGS.length * 2 : 0) + 1 : 0) +
+    (withThroughput
+      ? opts.algs.length * 4 +
+        FLOOR_ALGS.filter((a) => opts.algs.includes(a)).length * 2 +
+        (opts.compare ? COMPARE_ALGS.length * 2 : 0) +
+        1
+      : 0) +
     (opts.scenarios.includes('placement') ? PLACEMENT_ALGS.length * 2 + 2 : 0) +
     (opts.scenarios.includes('login') ? 1 : 0) +
     (opts.scenarios.includes('tls') ? (opts.smoke ? 2 : 4) : 0);
@@ -246,6 +253,7 @@ export async function main(argv) {
         port,
         dataDir: join(work, 'idp'),
         algs: opts.algs,
+        floorAlgs: FLOOR_ALGS,
         users: Math.max(8, opts.vus * 2),
         tls: tlsPorts.length
           ? [
@@ -421,6 +429,17 @@ export async function main(argv) {
     // ---- throughput ----------------------------------------------------------------------
     if (withThroughput) {
       await matrix('pqid', idp, ['client_credentials', 'refresh_token'], opts.algs);
+      // The HTTP floor: the same k6 requests against a harness route of the same server that
+      // answers with a canned token response of the same bytes, with no client authentication,
+      // signing or storage behind it. pqid's CPU per token minus this is what the IdP itself adds.
+      for (const alg of FLOOR_ALGS.filter((a) => opts.algs.includes(a))) {
+        const tokenUrl = `${idp.info.issuer}/__load/floor?alg=${encodeURIComponent(alg)}`;
+        const peak = await phase('pqid-floor', idp, 'client_credentials', alg, 'saturate', { tokenUrl });
+        await phase('pqid-floor', idp, 'client_credentials', alg, 'steady', {
+          tokenUrl,
+          rate: Math.max(1, 0.7 * peak.tokensPerSecond),
+        });
+      }
       if (opts.compare) {
         const opPort = await freePort();
         const op = await startChild(nodeBin, join(loadDir, 'lib', 'oidc-provider-server.mjs'), {

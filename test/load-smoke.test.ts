@@ -157,6 +157,15 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     const op = results.capacity.filter((r) => r.target === 'oidc-provider');
     expect(op.map((r) => r.alg).sort()).toEqual(['ES256', 'ML-DSA-65']);
     for (const r of op) expect(r.tokensPerCoreSecond).toBeGreaterThan(0);
+    // The HTTP floor replayed real token responses of the same server (JWTs, no errors).
+    const floor = results.capacity.filter((r) => r.target === 'pqid-floor');
+    expect(floor.map((r) => r.alg).sort()).toEqual(['ES256', 'ML-DSA-65']);
+    for (const r of floor) {
+      expect(r.jwt, `floor ${r.alg}`).toBe(true);
+      expect(r.errorRate, `floor ${r.alg}`).toBeLessThanOrEqual(0.01);
+      expect(r.tokensPerCoreSecond, `floor ${r.alg}`).toBeGreaterThan(0);
+    }
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/### Targets \(issue 12/);
   });
 
   it('measures the placement regimes on a running IdP: a slow signer on the hot path collapses capacity', () => {

@@ -28,6 +28,8 @@ const {
   logLevel = 'warn',
   // Extra configuration (the placement study's IdP: an SLH-DSA root, a signed JWKS, SLH-DSA clients).
   config: extra = {},
+  // Algorithms whose token responses the HTTP-floor route replays (none unless asked).
+  floorAlgs = [],
 } = opts;
 const issuer = `http://127.0.0.1:${port}`;
 mkdirSync(dataDir, { recursive: true });
@@ -111,6 +113,30 @@ idp.app.post('/__load/rotate', async (req) => {
   const rotated = await idp.ctx.keys.rotate(alg || undefined, { immediate: true, set });
   return rotated.map((k) => ({ kid: k.kid, alg: k.alg, set: k.set }));
 });
+// The HTTP floor of the token endpoint: a real client_credentials response per algorithm, minted
+// once, answered again for every request with the token endpoint's headers. The runner drives it
+// with the same k6 requests to measure what a token costs before authentication, signing and
+// storage (Node's HTTP, fastify, body parsing, hooks, the response bytes).
+const floorBodies = {};
+// Routes first: fastify takes none after its first request (the inject below).
+idp.app.post('/__load/floor', async (req, reply) => {
+  const body = floorBodies[req.query.alg];
+  if (!body) return reply.code(404).send({ error: 'not_found' });
+  return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(body);
+});
+for (const alg of floorAlgs.filter((a) => clients[a])) {
+  const { id, secret } = clients[alg].confidential;
+  const r = await idp.app.inject({
+    method: 'POST',
+    url: new URL('/token', `${issuer}/`).pathname,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: 'grant_type=client_credentials&scope=api',
+  });
+  if (r.statusCode === 200) floorBodies[alg] = r.json();
+}
 await idp.app.listen({ port, host: '127.0.0.1' });
 
 // HTTPS listeners in front of the same fastify instance: the request is handed to fastify's own

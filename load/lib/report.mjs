@@ -298,6 +298,50 @@ function barChart(values, { title, x = 'alg', y, yTitle, color, sort, rule, scal
   return { title, width: 620, height: 260, layer };
 }
 
+/** Issue 12's targets (tokens per core-second, same run) and the HTTP floor, as report lines. */
+export function issue12Targets(capacity) {
+  const find = (t, g, a) => capacity.find((r) => r.target === t && r.grant === g && r.alg === a);
+  const per = (r) => r?.tokensPerCoreSecond;
+  const verdict = (x, min) => `${f(x, 2)} → **${x >= min ? 'met' : 'not met'}**`;
+  const out = ['### Targets (issue 12, tokens per core-second)', ''];
+  const opEs = find('oidc-provider', 'client_credentials', 'ES256');
+  const ml = find('pqid', 'client_credentials', 'ML-DSA-65');
+  const es = find('pqid', 'client_credentials', 'ES256');
+  if (opEs && ml)
+    out.push(
+      `- pqid ML-DSA-65 ≥ 1.1× node-oidc-provider ES256 (client_credentials): ${verdict(per(ml) / per(opEs), 1.1)}`,
+    );
+  if (opEs && es)
+    out.push(
+      `- pqid ES256 ≥ 1.3× node-oidc-provider ES256 (client_credentials): ${verdict(per(es) / per(opEs), 1.3)}`,
+    );
+  const rtMl = find('pqid', 'refresh_token', 'ML-DSA-65');
+  const rtEs = find('pqid', 'refresh_token', 'ES256');
+  if (rtMl && rtEs)
+    out.push(`- refresh_token: pqid ML-DSA-65 ≥ 0.9 of pqid ES256: ${verdict(per(rtMl) / per(rtEs), 0.9)}`);
+  for (const grant of ['client_credentials', 'refresh_token']) {
+    const rows = capacity.filter(
+      (r) => r.target === 'pqid' && r.grant === grant && /^ML-DSA-\d+-/.test(r.alg),
+    );
+    const parts = rows
+      .map((r) => [r, find('pqid', grant, r.alg.slice(0, 9))])
+      .filter(([, pure]) => pure)
+      .map(
+        ([r, pure]) =>
+          `${r.alg} ${f(per(r) / per(pure), 2)}${per(r) / per(pure) >= 0.87 ? '' : ' (not met)'}`,
+      );
+    if (parts.length) out.push(`- composites ≥ 0.87 of their pure ML-DSA (${grant}): ${parts.join(', ')}`);
+  }
+  for (const r of capacity.filter((x) => x.target === 'pqid-floor')) {
+    const full = find('pqid', r.grant, r.alg);
+    if (full)
+      out.push(
+        `- HTTP floor for ${r.alg} (same requests and response bytes, nothing behind them): ${f(r.cpuMsPerToken, 3)} ms of the ${f(full.cpuMsPerToken, 3)} ms per token; the IdP adds ${f(full.cpuMsPerToken - r.cpuMsPerToken, 3)} ms (client authentication, claims, signing, storage).`,
+      );
+  }
+  return out;
+}
+
 export async function writeReport(outDir, results) {
   const capacity = capacityModel(results);
   const placement = results.placementRun
@@ -373,6 +417,7 @@ export async function writeReport(outDir, results) {
         );
     }
     md.push('');
+    md.push(...issue12Targets(capacity), '');
     const cost = pq.find((r) => r.grant === 'client_credentials' && r.alg === 'ES256');
     if (cost && cost.cpuMsPerToken > 3)
       md.push(
