@@ -43,8 +43,30 @@ export async function verifySecret(secret: string, encoded: string | undefined):
   return encoded !== undefined && actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/**
+ * CSPRNG bytes for handles, drawn from a pool filled 4 KiB at a time (as node:crypto's
+ * randomUUID does): a token response needs two or three handles, and each randomBytes call
+ * takes OpenSSL's DRBG lock, which the signing threads take too. Bytes handed out are zeroed in
+ * the pool, so none is used twice.
+ */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let used = 0;
+function poolBytes(n: number): string {
+  if (n > 256) return randomBytes(n).toString('base64url');
+  if (used + n > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  const out = pool.subarray(used, used + n);
+  used += n;
+  const s = out.toString('base64url');
+  out.fill(0);
+  return s;
+}
+
 /** An unguessable handle (256 bits). */
-export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+export const randomToken = (bytes = 32): string => poolBytes(bytes);
 
 /** Tokens are stored under their digest, so a database leak yields no usable token. */
 export const tokenId = (token: string): string => createHash('sha256').update(token).digest('base64url');
