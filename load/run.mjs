@@ -122,6 +122,30 @@ export function parseArgs(argv) {
   return o;
 }
 
+/** The instruction-set extensions that decide which code runs (liboqs AVX2, SHA-NI, AES, …). */
+const FLAGS = [
+  'avx2',
+  'avx512f',
+  'avx512ifma',
+  'bmi2',
+  'adx',
+  'aes',
+  'vaes',
+  'sha_ni',
+  'asimd',
+  'sha2',
+  'sha3',
+];
+function cpuFlags() {
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const have = new Set((/^(?:flags|Features)\s*:\s*(.*)$/m.exec(info)?.[1] ?? '').split(/\s+/));
+    return FLAGS.filter((f) => have.has(f)).join(' ') || 'unknown';
+  } catch {
+    return 'unknown'; // not Linux
+  }
+}
+
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, 'Z');
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 
@@ -205,6 +229,7 @@ export async function main(argv) {
       machine: {
         cpus: os.cpus().length,
         cpuModel: os.cpus()[0]?.model,
+        cpuFlags: cpuFlags(),
         memoryGiB: Math.round(os.totalmem() / 2 ** 30),
         loadavgAtStart: os.loadavg(),
         kernel: os.release(),

@@ -369,7 +369,7 @@ export async function writeReport(outDir, results) {
   const m = results.meta.machine;
   md.push(
     `Run ${results.meta.started} → ${results.meta.finished} (${f(results.meta.elapsedSeconds, 0)} s), scenarios: ${results.meta.scenarios.join(', ')}.`,
-    `Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}, OpenSSL ${m.openssl}; load average at start ${m.loadavgAtStart.map((x) => x.toFixed(1)).join(' ')}, at end ${(results.meta.loadavgAtEnd ?? []).map((x) => x.toFixed(1)).join(' ')}.`,
+    `Machine: ${m.cpus} × ${m.cpuModel}${m.cpuFlags ? ` (${m.cpuFlags})` : ''}, ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}, OpenSSL ${m.openssl}; load average at start ${m.loadavgAtStart.map((x) => x.toFixed(1)).join(' ')}, at end ${(results.meta.loadavgAtEnd ?? []).map((x) => x.toFixed(1)).join(' ')}.`,
     `ML-DSA backends available in the IdP: ${(results.meta.idp?.mldsaBackends ?? []).join(', ') || 'unknown'} (the runner's sign-cost benchmark used \`${results.meta.runnerMldsaBackend ?? '?'}\`).`,
     `k6: ${results.meta.k6}; throughput phases ${results.meta.duration} s × ${results.meta.vus} VUs; price ${results.meta.pricePerVcpuHour} $/vCPU-hour.`,
     '',
@@ -425,6 +425,8 @@ export async function writeReport(outDir, results) {
         '',
       );
     const order = [...algs];
+    // The HTTP floor issues no tokens of its own: no retained capacity or cost to plot.
+    const tokenRows = capacity.filter((r) => r.target !== 'pqid-floor');
     await add(
       'throughput',
       'Peak tokens per second (saturate phase), per algorithm and grant; node-oidc-provider for comparison.',
@@ -445,7 +447,7 @@ export async function writeReport(outDir, results) {
       'retained',
       'Retained capacity vs ES256 (tokens per server core-second), with the 67% target.',
       barChart(
-        capacity.map((r) => ({ alg: r.alg, series: `${r.target} ${r.grant}`, value: r.retained })),
+        tokenRows.map((r) => ({ alg: r.alg, series: `${r.target} ${r.grant}`, value: r.retained })),
         {
           title: 'Retained capacity vs ES256',
           y: 'value',
@@ -460,7 +462,7 @@ export async function writeReport(outDir, results) {
       'cost',
       `Cost per million tokens at ${results.meta.pricePerVcpuHour} $/vCPU-hour, from measured server CPU time.`,
       barChart(
-        capacity.map((r) => ({ alg: r.alg, series: `${r.target} ${r.grant}`, value: r.costPerMillion })),
+        tokenRows.map((r) => ({ alg: r.alg, series: `${r.target} ${r.grant}`, value: r.costPerMillion })),
         {
           title: 'Cost per million tokens',
           y: 'value',
