@@ -1,7 +1,7 @@
 /** The embedded store: one `node:sqlite` table holding every model, keyed by (model, id). */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import type { SqliteSynchronous } from '../config.ts';
 import type { FailureStore } from '../security/failure-store.ts';
 import {
@@ -57,40 +57,27 @@ function toPayload(row: Row): Payload {
   return payload;
 }
 
-type Write = <T>(run: () => T) => Promise<T>;
-
-function sqliteFailureStore(db: DatabaseSync, write: Write): FailureStore {
+function sqliteFailureStore(db: DatabaseSync): FailureStore {
   const add = db.prepare('INSERT INTO login_failures (key, at, expires_at) VALUES (?, ?, ?)');
   const recent = db.prepare('SELECT at FROM login_failures WHERE key = ? AND at > ? ORDER BY at');
   const clear = db.prepare('DELETE FROM login_failures WHERE key = ?');
   return {
     async add(key, now, windowMs) {
-      await write(() => add.run(key, now, Math.ceil((now + windowMs) / 1000)));
+      add.run(key, now, Math.ceil((now + windowMs) / 1000));
     },
     async recent(key, now, windowMs) {
       return (recent.all(key, now - windowMs) as { at: number }[]).map((r) => r.at);
     },
     async clear(key) {
-      await write(() => clear.run(key));
+      clear.run(key);
     },
   };
-}
-
-interface QueuedWrite {
-  run: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (e: unknown) => void;
 }
 
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
   readonly #db: DatabaseSync;
   readonly #adapters = new Map<ModelName, Adapter>();
-  /** Writes of this event-loop turn, run and committed together at its end (#flush). */
-  #batch: QueuedWrite[] | undefined;
-  /** Prepared once: a flush per turn under load, and exec() would parse the SQL each time. */
-  readonly #begin: StatementSync;
-  readonly #commitStmt: StatementSync;
 
   constructor(path: string, { synchronous = 'normal' }: { synchronous?: SqliteSynchronous } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -102,65 +89,7 @@ export class SqliteStorage implements Storage {
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;`,
     );
     this.#db.exec(SCHEMA);
-    this.#begin = this.#db.prepare('BEGIN IMMEDIATE');
-    this.#commitStmt = this.#db.prepare('COMMIT');
-    this.loginFailures = sqliteFailureStore(this.#db, this.#write);
-  }
-
-  /**
-   * Group commit. The writes asked for during one event-loop turn run together at its end
-   * (setImmediate), in call order, in one transaction; each caller's promise settles after that
-   * COMMIT. A commit per token costs a WAL frame per touched page and, every 1000 pages, a
-   * checkpoint; one commit per turn costs that once. Callers answer a client only after their
-   * write resolves, so a crash before the COMMIT loses only writes nobody was told about. Each
-   * statement keeps its own result (single use, tombstones), a failing one rejects only its
-   * caller, and a failed COMMIT rejects every write in it. The write lock is held only during
-   * the flush, never across a turn (other connections, other processes).
-   */
-  readonly #write = <T>(run: () => T): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      if (!this.#batch) {
-        this.#batch = [];
-        setImmediate(() => this.#flush());
-      }
-      this.#batch.push({ run, resolve: resolve as (v: unknown) => void, reject });
-    });
-
-  /** Run and COMMIT the queued writes (also before a transaction of our own, and at close). */
-  #flush(): void {
-    const batch = this.#batch;
-    if (!batch) return;
-    this.#batch = undefined;
-    const db = this.#db;
-    try {
-      this.#begin.run();
-    } catch (e) {
-      for (const w of batch) w.reject(e);
-      return;
-    }
-    const done: Array<() => void> = [];
-    for (const w of batch) {
-      try {
-        const r = w.run();
-        done.push(() => w.resolve(r));
-      } catch (e) {
-        // The statement alone was rolled back; the rest of the batch stands.
-        done.push(() => w.reject(e));
-      }
-    }
-    try {
-      this.#commitStmt.run();
-    } catch (e) {
-      // E.g. an I/O error that already rolled the transaction back: nothing in it was stored.
-      try {
-        if (db.isTransaction) db.exec('ROLLBACK');
-      } catch {
-        /* the COMMIT's error is the one to report */
-      }
-      for (const w of batch) w.reject(e);
-      return;
-    }
-    for (const settle of done) settle();
+    this.loginFailures = sqliteFailureStore(this.#db);
   }
 
   /** Failed-login timestamps (ms) per key, in a table: shared with every process on this file. */
@@ -219,26 +148,23 @@ export class SqliteStorage implements Storage {
       `SELECT id, payload, consumed_at FROM records WHERE model = ? AND ${live} ORDER BY rowid`,
     );
     const rewrite = db.prepare('UPDATE records SET payload = ? WHERE model = ? AND id = ?');
-    const write = this.#write;
-    const flush = () => this.#flush();
     return {
       async upsert(id, payload, expiresIn) {
         const { consumed: _ignored, ...rest } = payload;
         const t = now();
         const expires = expiresIn === undefined ? null : t + expiresIn;
-        await write(() =>
-          upsert.run(model, id, JSON.stringify(rest), rest.grantId ?? null, rest.uid ?? null, expires, t),
-        );
+        upsert.run(model, id, JSON.stringify(rest), rest.grantId ?? null, rest.uid ?? null, expires, t);
       },
       async insertIfAbsent(id, payload, expiresIn) {
         const { consumed: _ignored, ...rest } = refuseGrant(payload);
         const t = now();
         const expires = expiresIn === undefined ? null : t + expiresIn;
         // One statement under SQLite's write lock (also against other processes on the file).
-        const r = await write(() =>
-          insertIfAbsent.run(model, id, JSON.stringify(rest), rest.uid ?? null, expires, t),
+        return (
+          Number(
+            insertIfAbsent.run(model, id, JSON.stringify(rest), rest.uid ?? null, expires, t).changes,
+          ) === 1
         );
-        return Number(r.changes) === 1;
       },
       async find(id) {
         const row = find.get(model, id, now()) as Row | undefined;
@@ -256,13 +182,13 @@ export class SqliteStorage implements Storage {
       },
       async consume(id) {
         const t = now();
-        return Number((await write(() => consume.run(t, model, id, t))).changes) === 1;
+        return Number(consume.run(t, model, id, t).changes) === 1;
       },
       async destroy(id) {
-        await write(() => destroy.run(model, id));
+        destroy.run(model, id);
       },
       async revokeByGrantId(grantId) {
-        await write(() => revoke.run(model, grantId));
+        revoke.run(model, grantId);
       },
       async list() {
         return (list.all(model, now()) as unknown as Row[]).map((r) => ({ id: r.id, payload: toPayload(r) }));
@@ -270,7 +196,6 @@ export class SqliteStorage implements Storage {
       async rewriteAll(transform) {
         // BEGIN IMMEDIATE takes the write lock first: no other process writes between our read
         // and our writes, and none sees half of them.
-        flush();
         db.exec('BEGIN IMMEDIATE');
         try {
           let n = 0;
@@ -293,7 +218,6 @@ export class SqliteStorage implements Storage {
 
   async revokeGrant(grantId: string): Promise<void> {
     // Tombstone and delete in one write transaction (see upsert).
-    this.#flush();
     this.#db.exec('BEGIN IMMEDIATE');
     try {
       this.#db
@@ -330,9 +254,6 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    if (this.#db.isOpen) {
-      this.#flush();
-      this.#db.close();
-    }
+    if (this.#db.isOpen) this.#db.close();
   }
 }
