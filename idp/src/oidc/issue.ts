@@ -253,7 +253,7 @@ export async function issueUserTokens(
   const scopes = new Set(grant.scope.split(' '));
   const atScope = scopeFor(grant.scope, target.resource);
   // The access token, the ID token and the refresh token's record at once: both signatures reach
-  // the signing pool together and both writes share one commit (storage group commit).
+  // the signing pool together (the native queue batches them) instead of one after the other.
   const accessToken = issueAccessToken(
     ctx,
     client,
