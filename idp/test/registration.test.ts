@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
 import { JWT_BEARER } from '../src/oidc/client-auth.ts';
-import { basicAuth, form, KEK, startTestIdp, tempDir } from './helpers.ts';
+import { answerConsent, basicAuth, cookieHeader, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
 const IAT = 'initial-access-token-0123456789';
@@ -333,6 +333,58 @@ describe('dynamic client registration (inject)', () => {
       });
       expect(tok.json().error).toBe('invalid_client');
     });
+  });
+
+  it('a dynamically registered client gets no code without the user’s consent to its scopes', async () => {
+    // Anyone may register in open mode: such a client is a third party, never trusted silently.
+    const open = await startTestIdp({ registration: { mode: 'open' } });
+    try {
+      const a = open.idp.app;
+      const reg = await a.inject({
+        method: 'POST',
+        url: '/register',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ redirect_uris: [RP], scope: 'openid profile email' }),
+      });
+      const { client_id } = reg.json();
+      const query = (scope: string, extra: Record<string, string> = {}) =>
+        `/authorize?${new URLSearchParams({ client_id, redirect_uri: RP, response_type: 'code', scope, code_challenge: pkce().challenge, code_challenge_method: 'S256', ...extra })}`;
+      // Signing in leads to the consent page, not straight back to the client with a code.
+      const r1 = await a.inject(query('openid profile'));
+      const login = r1.headers.location as string;
+      const cookie = cookieHeader(r1.cookies);
+      const page = await a.inject({ url: login, headers: { cookie } });
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
+      const r2 = await a.inject({
+        method: 'POST',
+        url: `${login}/login`,
+        ...form({ csrf, username: 'demo', password: 'demo' }, { cookie }),
+      });
+      expect(r2.headers.location).toMatch(/^\/interaction\//);
+      const session = `pqid_session=${r2.cookies.find((c) => c.name === 'pqid_session')?.value}`;
+      // Without an answer, prompt=none cannot get a code either.
+      const silent = await a.inject({
+        url: query('openid profile', { prompt: 'none' }),
+        headers: { cookie: session },
+      });
+      expect(new URL(silent.headers.location as string).searchParams.get('error')).toBe('consent_required');
+      const interaction = cookieHeader(r2.cookies.filter((c) => c.name === 'pqid_interaction'));
+      const back = new URL(await answerConsent(a, r2.headers.location as string, interaction, 'allow'));
+      expect(back.searchParams.get('code')).toBeTruthy();
+      // Consent is remembered for the scopes allowed; a scope beyond them is asked again.
+      const again = await a.inject({
+        url: query('openid profile', { prompt: 'none' }),
+        headers: { cookie: session },
+      });
+      expect(new URL(again.headers.location as string).searchParams.get('code')).toBeTruthy();
+      const more = await a.inject({
+        url: query('openid email', { prompt: 'none' }),
+        headers: { cookie: session },
+      });
+      expect(new URL(more.headers.location as string).searchParams.get('error')).toBe('consent_required');
+    } finally {
+      await open.close();
+    }
   });
 
   it('open mode needs no token; off mode has no endpoint', async () => {
