@@ -387,6 +387,59 @@ describe('dynamic client registration (inject)', () => {
     }
   });
 
+  it('open mode grants no client_credentials: anyone could mint tokens for any resource scope', async () => {
+    const API = 'https://api.example/';
+    const open = await startTestIdp({
+      registration: { mode: 'open' },
+      resourceServers: { [API]: { scope: 'admin:write' } },
+    });
+    try {
+      const a = open.idp.app;
+      const post = (body: unknown, url = '/register', method: 'POST' | 'PUT' = 'POST', token?: string) =>
+        a.inject({
+          method,
+          url,
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          payload: JSON.stringify(body),
+        });
+      const machine = await post({
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        scope: 'admin:write',
+      });
+      expect(machine.statusCode).toBe(400);
+      expect(machine.json().error).toBe('invalid_client_metadata');
+      // Nor by a later replacement (RFC 7592) of an ordinary registration.
+      const web = (await post({ redirect_uris: [RP] })).json();
+      const put = await post(
+        {
+          client_id: web.client_id,
+          redirect_uris: [RP],
+          grant_types: ['authorization_code', 'client_credentials'],
+        },
+        `/register/${web.client_id}`,
+        'PUT',
+        web.registration_access_token,
+      );
+      expect(put.statusCode).toBe(400);
+      expect(put.json().error).toBe('invalid_client_metadata');
+      const cc = await a.inject({
+        method: 'POST',
+        url: '/token',
+        ...form(
+          { grant_type: 'client_credentials', resource: API },
+          { authorization: basicAuth(web.client_id, web.client_secret) },
+        ),
+      });
+      expect(cc.json().error).toBe('unauthorized_client');
+    } finally {
+      await open.close();
+    }
+  });
+
   it('open mode needs no token; off mode has no endpoint', async () => {
     const open = await startTestIdp({ registration: { mode: 'open' } });
     const off = await startTestIdp();
