@@ -9,6 +9,7 @@ import { generateKeyPair, type Jwk, signJwt } from '@pqid/jose';
 import { runCli } from '@pqid/jose/cli';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
 import { JWT_BEARER } from '../src/oidc/client-auth.ts';
 import { answerConsent, basicAuth, cookieHeader, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
@@ -134,6 +135,42 @@ describe('dynamic client registration (inject)', () => {
       }),
     });
     expect(tok.statusCode, tok.body).toBe(200);
+  });
+
+  it('a registered client introspects only its own tokens (RFC 7662 §2.2, §4)', async () => {
+    // Registering is not being a resource server the operator authorised: without this, any
+    // registrant could read the subject, scope and audience of any access token it holds.
+    const r = await register({ redirect_uris: [], grant_types: ['client_credentials'], scope: 'profile' });
+    const { client_id, client_secret } = r.json();
+    const { clientSecret: opSecret } = await registerClient(t.idp.ctx, {
+      client_id: 'operator-svc',
+      redirect_uris: [],
+      grant_types: ['client_credentials'],
+      scope: 'profile',
+    });
+    const cc = async (authorization: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/token',
+          ...form({ grant_type: 'client_credentials', scope: 'profile' }, { authorization }),
+        })
+      ).json().access_token as string;
+    const mine = await cc(basicAuth(client_id, client_secret));
+    const theirs = await cc(basicAuth('operator-svc', opSecret as string));
+    const introspect = async (token: string, authorization: string) =>
+      (
+        await app.inject({ method: 'POST', url: '/introspect', ...form({ token }, { authorization }) })
+      ).json();
+    expect(await introspect(mine, basicAuth(client_id, client_secret))).toMatchObject({
+      active: true,
+      client_id,
+    });
+    expect(await introspect(theirs, basicAuth(client_id, client_secret))).toEqual({ active: false });
+    // A client the operator registered (a resource server) still sees every token.
+    expect(await introspect(mine, basicAuth('operator-svc', opSecret as string))).toMatchObject({
+      active: true,
+    });
   });
 
   it('answers invalid_redirect_uri and invalid_client_metadata (RFC 7591 §3.2.2)', async () => {
