@@ -144,6 +144,8 @@ describe('DPoP (inject)', () => {
 
   it('refuses bad proofs at the token endpoint with invalid_dpop_proof', async () => {
     const key = await dpopKey('ES256');
+    const mldsa = await dpopKey('ML-DSA-44');
+    const { alg: _alg, kid: _kid, ...akpWithoutAlg } = mldsa.publicKey.jwk;
     const cases: Array<[string, string | string[]]> = [
       ['wrong htm', await proofFor(key, { htm: 'GET' })],
       ['wrong htu', await proofFor(key, { htu: `${ISSUER}/userinfo` })],
@@ -153,6 +155,8 @@ describe('DPoP (inject)', () => {
       ['not a JWT', 'not-a-proof'],
       ['wrong typ', await proofFor(key, { header: { typ: 'JWT' } })],
       ['two headers', [await proofFor(key), await proofFor(key)]],
+      // Once a 500: its thumbprint needs the alg RFC 9964 requires of AKP keys.
+      ['AKP jwk without alg', await proofFor(mldsa, { header: { jwk: akpWithoutAlg } })],
     ];
     for (const [what, dpop] of cases) {
       const r = await token({ grant_type: 'client_credentials' }, { authorization: auth('svc'), dpop });

@@ -442,6 +442,31 @@ describe('OIDC endpoints (inject)', () => {
       ).toBe(401);
     });
 
+    it('a refresh with a narrower scope narrows that access token only, never the grant (RFC 6749 §6)', async () => {
+      const { code, verifier } = await codeFor();
+      const first = (
+        await token({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: DEMO_REDIRECT,
+          code_verifier: verifier,
+        })
+      ).json();
+      const narrow = await token({
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        scope: 'openid',
+      });
+      expect(narrow.statusCode).toBe(200);
+      expect(narrow.json().scope).toBe('openid');
+      // The new refresh token has the scope of the one presented: offline_access included.
+      expect(narrow.json().refresh_token).toBeTypeOf('string');
+      const full = await token({ grant_type: 'refresh_token', refresh_token: narrow.json().refresh_token });
+      expect(full.statusCode).toBe(200);
+      expect(full.json().scope).toBe(first.scope);
+      expect(full.json().refresh_token).toBeTypeOf('string');
+    });
+
     it('issues client_credentials tokens that do not open userinfo', async () => {
       const r = await token({ grant_type: 'client_credentials', scope: 'profile' });
       expect(r.statusCode).toBe(200);

@@ -9,9 +9,10 @@ import { generateKeyPair, type Jwk, signJwt } from '@pqid/jose';
 import { runCli } from '@pqid/jose/cli';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
 import { JWT_BEARER } from '../src/oidc/client-auth.ts';
-import { basicAuth, form, KEK, startTestIdp, tempDir } from './helpers.ts';
+import { answerConsent, basicAuth, cookieHeader, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
 const IAT = 'initial-access-token-0123456789';
@@ -134,6 +135,42 @@ describe('dynamic client registration (inject)', () => {
       }),
     });
     expect(tok.statusCode, tok.body).toBe(200);
+  });
+
+  it('a registered client introspects only its own tokens (RFC 7662 §2.2, §4)', async () => {
+    // Registering is not being a resource server the operator authorised: without this, any
+    // registrant could read the subject, scope and audience of any access token it holds.
+    const r = await register({ redirect_uris: [], grant_types: ['client_credentials'], scope: 'profile' });
+    const { client_id, client_secret } = r.json();
+    const { clientSecret: opSecret } = await registerClient(t.idp.ctx, {
+      client_id: 'operator-svc',
+      redirect_uris: [],
+      grant_types: ['client_credentials'],
+      scope: 'profile',
+    });
+    const cc = async (authorization: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/token',
+          ...form({ grant_type: 'client_credentials', scope: 'profile' }, { authorization }),
+        })
+      ).json().access_token as string;
+    const mine = await cc(basicAuth(client_id, client_secret));
+    const theirs = await cc(basicAuth('operator-svc', opSecret as string));
+    const introspect = async (token: string, authorization: string) =>
+      (
+        await app.inject({ method: 'POST', url: '/introspect', ...form({ token }, { authorization }) })
+      ).json();
+    expect(await introspect(mine, basicAuth(client_id, client_secret))).toMatchObject({
+      active: true,
+      client_id,
+    });
+    expect(await introspect(theirs, basicAuth(client_id, client_secret))).toEqual({ active: false });
+    // A client the operator registered (a resource server) still sees every token.
+    expect(await introspect(mine, basicAuth('operator-svc', opSecret as string))).toMatchObject({
+      active: true,
+    });
   });
 
   it('answers invalid_redirect_uri and invalid_client_metadata (RFC 7591 §3.2.2)', async () => {
@@ -333,6 +370,111 @@ describe('dynamic client registration (inject)', () => {
       });
       expect(tok.json().error).toBe('invalid_client');
     });
+  });
+
+  it('a dynamically registered client gets no code without the user’s consent to its scopes', async () => {
+    // Anyone may register in open mode: such a client is a third party, never trusted silently.
+    const open = await startTestIdp({ registration: { mode: 'open' } });
+    try {
+      const a = open.idp.app;
+      const reg = await a.inject({
+        method: 'POST',
+        url: '/register',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ redirect_uris: [RP], scope: 'openid profile email' }),
+      });
+      const { client_id } = reg.json();
+      const query = (scope: string, extra: Record<string, string> = {}) =>
+        `/authorize?${new URLSearchParams({ client_id, redirect_uri: RP, response_type: 'code', scope, code_challenge: pkce().challenge, code_challenge_method: 'S256', ...extra })}`;
+      // Signing in leads to the consent page, not straight back to the client with a code.
+      const r1 = await a.inject(query('openid profile'));
+      const login = r1.headers.location as string;
+      const cookie = cookieHeader(r1.cookies);
+      const page = await a.inject({ url: login, headers: { cookie } });
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
+      const r2 = await a.inject({
+        method: 'POST',
+        url: `${login}/login`,
+        ...form({ csrf, username: 'demo', password: 'demo' }, { cookie }),
+      });
+      expect(r2.headers.location).toMatch(/^\/interaction\//);
+      const session = `pqid_session=${r2.cookies.find((c) => c.name === 'pqid_session')?.value}`;
+      // Without an answer, prompt=none cannot get a code either.
+      const silent = await a.inject({
+        url: query('openid profile', { prompt: 'none' }),
+        headers: { cookie: session },
+      });
+      expect(new URL(silent.headers.location as string).searchParams.get('error')).toBe('consent_required');
+      const interaction = cookieHeader(r2.cookies.filter((c) => c.name === 'pqid_interaction'));
+      const back = new URL(await answerConsent(a, r2.headers.location as string, interaction, 'allow'));
+      expect(back.searchParams.get('code')).toBeTruthy();
+      // Consent is remembered for the scopes allowed; a scope beyond them is asked again.
+      const again = await a.inject({
+        url: query('openid profile', { prompt: 'none' }),
+        headers: { cookie: session },
+      });
+      expect(new URL(again.headers.location as string).searchParams.get('code')).toBeTruthy();
+      const more = await a.inject({
+        url: query('openid email', { prompt: 'none' }),
+        headers: { cookie: session },
+      });
+      expect(new URL(more.headers.location as string).searchParams.get('error')).toBe('consent_required');
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('open mode grants no client_credentials: anyone could mint tokens for any resource scope', async () => {
+    const API = 'https://api.example/';
+    const open = await startTestIdp({
+      registration: { mode: 'open' },
+      resourceServers: { [API]: { scope: 'admin:write' } },
+    });
+    try {
+      const a = open.idp.app;
+      const post = (body: unknown, url = '/register', method: 'POST' | 'PUT' = 'POST', token?: string) =>
+        a.inject({
+          method,
+          url,
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          payload: JSON.stringify(body),
+        });
+      const machine = await post({
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        scope: 'admin:write',
+      });
+      expect(machine.statusCode).toBe(400);
+      expect(machine.json().error).toBe('invalid_client_metadata');
+      // Nor by a later replacement (RFC 7592) of an ordinary registration.
+      const web = (await post({ redirect_uris: [RP] })).json();
+      const put = await post(
+        {
+          client_id: web.client_id,
+          redirect_uris: [RP],
+          grant_types: ['authorization_code', 'client_credentials'],
+        },
+        `/register/${web.client_id}`,
+        'PUT',
+        web.registration_access_token,
+      );
+      expect(put.statusCode).toBe(400);
+      expect(put.json().error).toBe('invalid_client_metadata');
+      const cc = await a.inject({
+        method: 'POST',
+        url: '/token',
+        ...form(
+          { grant_type: 'client_credentials', resource: API },
+          { authorization: basicAuth(web.client_id, web.client_secret) },
+        ),
+      });
+      expect(cc.json().error).toBe('unauthorized_client');
+    } finally {
+      await open.close();
+    }
   });
 
   it('open mode needs no token; off mode has no endpoint', async () => {

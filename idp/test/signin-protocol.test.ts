@@ -245,7 +245,13 @@ describe('default_acr_values through dynamic registration', () => {
     const u = await user(true);
     const jar = new Jar();
     const { params, verifier } = query(registered.client_id);
-    const back = await passwordThenPasskey(jar, `/authorize?${new URLSearchParams(params)}`, u);
+    const afterPasskey = await passwordThenPasskey(jar, `/authorize?${new URLSearchParams(params)}`, u);
+    // A dynamically registered client is a third party: the user allows it once, after signing in.
+    const consent = await openInteraction(app, jar, afterPasskey);
+    expect(consent.html).toContain('Allow access?');
+    const back = (
+      await postForm(app, jar, `${consent.url}/consent`, { csrf: consent.csrf, decision: 'allow' })
+    ).headers.location as string;
     secrets.set(registered.client_id, registered.client_secret);
     const { id_token } = await redeem(registered.client_id, back, verifier);
     expect(claimsOf(id_token)).toMatchObject({ acr: MFA, amr: ['pwd', 'hwk', 'mfa'] });

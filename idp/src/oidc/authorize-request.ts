@@ -41,6 +41,11 @@ export interface AuthRequest {
   dpopJkt?: string;
   /** The client has a back-channel logout URI: remember it in the session (session-clients.ts). */
   backchannelLogout?: true;
+  /**
+   * The client registered itself (RFC 7591), so the operator never vetted it: the user must
+   * consent to every scope it asks for (consent.ts).
+   */
+  thirdParty?: true;
   /** `acr_values`, in the client's order of preference (OIDC Core §3.1.2.1). */
   acrValues?: string[];
   /** The `acr` member of the `claims` parameter's `id_token` (OIDC Core §5.5.1.1). */
@@ -201,6 +206,7 @@ export async function validateAuthorizeRequest(
     ...(resources?.length ? { resources: [...new Set(resources)] } : {}),
     ...(params.dpop_jkt !== undefined ? { dpopJkt: params.dpop_jkt } : {}),
     ...(client.backchannel_logout_uri !== undefined ? { backchannelLogout: true as const } : {}),
+    ...(client.registration_access_token_hash !== undefined ? { thirdParty: true as const } : {}),
     ...(acrValues?.length ? { acrValues } : {}),
     ...(acrClaim ? { acrClaim } : {}),
   };

@@ -2,6 +2,9 @@
  * Remembered consent per (account, client). Consent is asked when the request says
  * `prompt=consent`, and before a first `offline_access` grant (OIDC Core §11): a refresh token
  * outlives the session, so the user must have agreed to it for this client at least once.
+ * A dynamically registered client (RFC 7591) is a third party nobody vetted — in open mode,
+ * anyone's: it gets no scope the user has not allowed it (RFC 7591 §5: its metadata is untrusted), so a
+ * signed-in user's data never leaves on a silent redirect.
  */
 import type { IdpContext } from '../context.ts';
 import type { AuthRequest } from './authorize-request.ts';
@@ -31,8 +34,11 @@ export async function needsConsent(
   accountId: string,
 ): Promise<boolean> {
   if (request.prompt.includes('consent')) return true;
-  if (!request.scope.split(' ').includes('offline_access')) return false;
-  return !(await grantedScopes(ctx, accountId, request.clientId)).has('offline_access');
+  const scopes = request.scope.split(' ').filter(Boolean);
+  const asked = request.thirdParty ? scopes : scopes.filter((s) => s === 'offline_access');
+  if (asked.length === 0) return false;
+  const granted = await grantedScopes(ctx, accountId, request.clientId);
+  return asked.some((s) => !granted.has(s));
 }
 
 export async function rememberConsent(

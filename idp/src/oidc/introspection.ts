@@ -75,8 +75,11 @@ async function introspect(ctx: IdpContext, client: Client, body: Body): Promise<
       ...(r.jkt !== undefined ? { cnf: { jkt: r.jkt } } : {}),
     };
   }
-  // Access tokens may be introspected by any authenticated confidential client (resource servers).
+  // Access tokens may be introspected by the confidential clients the operator registered (resource
+  // servers). A dynamically registered one only sees its own: registering is not being authorised
+  // to introspect (RFC 7662 §4), and active:false is the answer for a token it may not see (§2.2).
   const r = found.record;
+  if (client.registration_access_token_hash !== undefined && r.clientId !== client.client_id) return INACTIVE;
   // A DPoP-bound token says so, with its key (RFC 9449 §6.2): the resource server checks the proof.
   return {
     active: true,

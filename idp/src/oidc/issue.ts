@@ -236,7 +236,10 @@ export async function issueUserTokens(
   client: Client,
   grant: {
     accountId: string;
+    /** The grant's scope: a new refresh token carries exactly this one (RFC 6749 §6). */
     scope: string;
+    /** A narrower scope the client asked for at refresh: the access and ID token get it. */
+    tokenScope?: string;
     grantId: string;
     authTime: number;
     amr?: string[];
@@ -250,8 +253,8 @@ export async function issueUserTokens(
   },
   target: AccessTokenTarget = {},
 ): Promise<TokenResponse> {
-  const scopes = new Set(grant.scope.split(' '));
-  const atScope = scopeFor(grant.scope, target.resource);
+  const tokenScope = grant.tokenScope ?? grant.scope;
+  const atScope = scopeFor(tokenScope, target.resource);
   // The access token, the ID token and the refresh token's record at once: both signatures reach
   // the signing pool together (the native queue batches them) instead of one after the other.
   const accessToken = issueAccessToken(
@@ -268,9 +271,9 @@ export async function issueUserTokens(
     },
     target,
   );
-  const idToken = scopes.has('openid') ? signIdToken(ctx, client, grant) : undefined;
+  const idToken = tokenScope.split(' ').includes('openid') ? signIdToken(ctx, client, grant) : undefined;
   let refreshToken: Promise<string> | undefined;
-  if (scopes.has('offline_access') && client.grant_types.includes('refresh_token')) {
+  if (grant.scope.split(' ').includes('offline_access') && client.grant_types.includes('refresh_token')) {
     const expiresAt = grant.grantExpiresAt ?? now() + ctx.config.ttl.refreshToken;
     const remaining = expiresAt - now();
     if (remaining > 0) {

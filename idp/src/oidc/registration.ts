@@ -56,6 +56,22 @@ function jsonBody(req: FastifyRequest): Record<string, unknown> {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/**
+ * What an anonymous registrant may not ask for. client_credentials tokens have no user behind
+ * them: their scope is whatever the client's metadata says, and in open mode the registrant
+ * writes that metadata, so it could mint tokens for any configured resource server with any
+ * scope it accepts. RFC 7591 §2 lets the server refuse such metadata; machine clients come from
+ * `pqid clients add` or `token` mode.
+ */
+function refuseInOpenMode(metadata: Record<string, unknown>): void {
+  const grants = metadata.grant_types;
+  if (Array.isArray(grants) && grants.includes('client_credentials'))
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'open registration cannot grant client_credentials: ask the operator (registration.mode token)',
+    );
+}
+
 export async function registrationRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
   const { mode, initialAccessToken } = ctx.config.registration;
   if (mode === 'off') return;
@@ -87,8 +103,10 @@ export async function registrationRoutes(app: FastifyInstance, { ctx }: { ctx: I
       if (given === undefined || !timingSafeEqual(digest(given), expected))
         throw invalidToken('registration needs a valid initial access token');
     }
+    const body = jsonBody(req);
+    if (mode === 'open') refuseInOpenMode(body);
     const metadata = Object.fromEntries(
-      Object.entries(jsonBody(req)).filter(([k]) => !SERVER_FIELDS.includes(k)),
+      Object.entries(body).filter(([k]) => !SERVER_FIELDS.includes(k)),
     ) as unknown as ClientInput;
     const registrationAccessToken = randomToken();
     let result: Awaited<ReturnType<typeof registerClient>>;
@@ -140,6 +158,7 @@ export async function registrationRoutes(app: FastifyInstance, { ctx }: { ctx: I
     async (req, reply) => {
       const existing = await managed(req);
       const body = jsonBody(req);
+      if (mode === 'open') refuseInOpenMode(body);
       // RFC 7592 §2.2: the body carries the client_id, and it must be this one.
       if (body.client_id !== existing.client_id)
         throw new OAuthError('invalid_client_metadata', 'client_id must be present and match the client');

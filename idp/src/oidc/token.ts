@@ -158,13 +158,14 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, pr
     await ctx.storage.revokeGrant(record.grantId);
     throw invalidGrant('refresh token has already been used');
   }
-  let scope = record.scope;
+  // A narrower scope is for this access token only: the refresh token keeps the grant's (RFC 6749 §6).
+  let tokenScope: string | undefined;
   if (body.scope !== undefined) {
     const granted = new Set(record.scope.split(' '));
     const asked = body.scope.split(' ').filter(Boolean);
     if (asked.some((s) => !granted.has(s)))
       throw new OAuthError('invalid_scope', 'scope exceeds the original grant');
-    scope = asked.join(' ');
+    tokenScope = asked.join(' ');
   }
   const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
   const account = await ctx.accounts.find(record.accountId);
@@ -177,7 +178,8 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, pr
     client,
     {
       accountId: record.accountId,
-      scope,
+      scope: record.scope,
+      ...(tokenScope !== undefined ? { tokenScope } : {}),
       grantId: record.grantId,
       authTime: record.authTime,
       ...(record.amr !== undefined ? { amr: record.amr } : {}),

@@ -133,8 +133,8 @@ function sameUri(claimed: string, actual: string | URL): boolean {
   }
 }
 
-/** The proof's public key: a JWK of the header's algorithm, with no private member. */
-async function proofKey(header: JoseHeader): Promise<{ jwk: Jwk; key: PublicKey }> {
+/** The proof's public key: a JWK of the header's algorithm, with no private member; its thumbprint. */
+async function proofKey(header: JoseHeader): Promise<{ jwk: Jwk; key: PublicKey; jkt: string }> {
   const jwk = header.jwk;
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk))
     return fail('jwk', 'the DPoP proof has no "jwk" header');
@@ -142,6 +142,9 @@ async function proofKey(header: JoseHeader): Promise<{ jwk: Jwk; key: PublicKey 
   if (PRIVATE_MEMBERS.some((m) => m in j)) return fail('jwk', 'the DPoP "jwk" header holds a private key');
   if (typeof j.alg === 'string' && !keyServesAlg(j.alg, header.alg))
     return fail('jwk', `the DPoP "jwk" is a ${j.alg} key but the proof is signed with ${header.alg}`);
+  // RFC 9964 §2: an AKP key carries its alg, and its thumbprint (the jkt tokens bind to) needs it.
+  if (j.kty === 'AKP' && j.alg === undefined)
+    return fail('jwk', 'the DPoP "jwk" is an AKP key without "alg"');
   let key: unknown;
   try {
     key = await importJWK(j.alg === undefined ? { ...j, alg: header.alg } : j);
@@ -149,7 +152,11 @@ async function proofKey(header: JoseHeader): Promise<{ jwk: Jwk; key: PublicKey 
     return fail('jwk', `the DPoP "jwk" is not a ${header.alg} public key: ${(e as Error).message}`, e);
   }
   if (!(key instanceof PublicKey)) return fail('jwk', 'the DPoP "jwk" header holds a private key');
-  return { jwk: j, key };
+  try {
+    return { jwk: j, key, jkt: calculateThumbprint(j) };
+  } catch (e) {
+    return fail('jwk', `the DPoP "jwk" has no thumbprint: ${(e as Error).message}`, e);
+  }
 }
 
 /**
@@ -175,7 +182,7 @@ export async function verifyDpopProof(proof: unknown, opts: VerifyDpopProofOptio
     return fail('format', `the DPoP proof is malformed: ${(e as Error).message}`, e);
   }
   if (header.typ !== DPOP_TYP) return fail('typ', `the DPoP proof's "typ" must be "${DPOP_TYP}"`);
-  const { jwk, key } = await proofKey(header);
+  const { jwk, key, jkt } = await proofKey(header);
 
   let claims: Record<string, unknown>;
   try {
@@ -207,5 +214,5 @@ export async function verifyDpopProof(proof: unknown, opts: VerifyDpopProofOptio
     return fail('ath', 'the DPoP proof "ath" is not the hash of the access token presented');
   if (claims.nonce !== undefined && typeof claims.nonce !== 'string')
     return fail('claims', 'the DPoP proof "nonce" must be a string');
-  return { jkt: calculateThumbprint(jwk), key, jwk, header, claims: claims as DpopClaims };
+  return { jkt, key, jwk, header, claims: claims as DpopClaims };
 }

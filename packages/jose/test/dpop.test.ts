@@ -150,6 +150,15 @@ describe('DPoP proofs', () => {
         'jwk',
       );
       expect(await reason(await rawProof(key, { typ: 'dpop+jwt', jwk: 'key' }, goodClaims()))).toBe('jwk');
+      // Without `alg`: an EC key names its curve, so its alg and thumbprint are known; an AKP key
+      // must carry `alg` (RFC 9964 §2), which its thumbprint also needs: a typed refusal, not a crash.
+      const { alg: _alg, ...bare } = jwk;
+      if (jwk.kty === 'AKP')
+        expect(await reason(await rawProof(key, { typ: 'dpop+jwt', jwk: bare }, goodClaims()))).toBe('jwk');
+      else
+        await expect(
+          verifyDpopProof(await rawProof(key, { typ: 'dpop+jwt', jwk: bare }, goodClaims()), opts()),
+        ).resolves.toBeTruthy();
 
       // signature by a key other than the one in the header
       expect(await reason(await rawProof(other, header, goodClaims()))).toBe('signature');
