@@ -388,7 +388,7 @@ describe('SAML message sizes', () => {
     expect(row('ML-DSA-87').postFormBytes).toBeGreaterThan(row('RS256').postFormBytes);
   });
 
-  it('docs/SAML.md has the table with these numbers (signatures exact, the rest within 3%)', () => {
+  it('docs/SAML.md has the table with these numbers (signatures exact, the rest within 3% or 64 B)', () => {
     const doc = readFileSync(new URL('../docs/SAML.md', import.meta.url), 'utf8');
     for (const r of rows) {
       const line = new RegExp(`^\\|\\s*${r.alg}\\s*\\|([^\\n]+)$`, 'm').exec(doc)?.[1];
@@ -403,10 +403,12 @@ describe('SAML message sizes', () => {
         [xml, r.responseXmlBytes],
         [form, r.postFormBytes],
       ] as const)
+        // 64 bytes: a Redirect URL varies per message (every '+' and '/' in the base64 of a random
+        // signature, ID or RelayState is percent-encoded to three bytes); ±30 B was seen on RS256.
         expect(
-          Math.abs((documented as number) - actual) / actual,
+          Math.abs((documented as number) - actual),
           `${r.alg}: ${documented} vs ${actual}`,
-        ).toBeLessThan(0.03);
+        ).toBeLessThanOrEqual(Math.max(0.03 * actual, 64));
     }
   });
 });
