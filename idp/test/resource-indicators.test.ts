@@ -180,6 +180,31 @@ describe('resource indicators (inject)', () => {
     expect(ui.statusCode).toBe(200);
   });
 
+  const refresh = (refresh_token: string, extra: Record<string, string> = {}) =>
+    app.inject({
+      method: 'POST',
+      url: '/token',
+      ...form({ grant_type: 'refresh_token', refresh_token, ...extra }, { authorization: auth() }),
+    });
+
+  describe('without resource at authorize the grant covers this provider only (RFC 8707 §2.2)', () => {
+    it('the code exchange cannot name a resource', async () => {
+      const widened = await exchange(await code({}), { resource: ORDERS });
+      expect(widened.statusCode).toBe(400);
+      expect(widened.json()).toMatchObject({ error: 'invalid_target' });
+      expect(widened.json().error_description).toMatch(/grant does not cover.*named no resource/);
+    });
+
+    it('a refresh cannot name one either', async () => {
+      for (const resource of [ORDERS, PQ, REF]) {
+        const { refresh_token } = (await exchange(await code({}))).json();
+        const r = await refresh(refresh_token, { resource });
+        expect(r.statusCode, resource).toBe(400);
+        expect(r.json(), resource).toMatchObject({ error: 'invalid_target' });
+      }
+    });
+  });
+
   it('refuses resource tokens at userinfo, and introspection reports their audience', async () => {
     const location = await codeWith([ORDERS], 'openid orders:read');
     const body = (await exchange(location, { resource: ORDERS })).json();

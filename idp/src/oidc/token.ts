@@ -17,7 +17,7 @@ import {
   type RefreshTokenRecord,
   scopeFor,
 } from './issue.ts';
-import { pickResource, resourceParam } from './resources.ts';
+import { pickClientResource, pickResource, resourceParam } from './resources.ts';
 
 const FIELDS = [
   'grant_type',
@@ -203,7 +203,7 @@ async function clientCredentials(ctx: IdpContext, client: Client, body: TokenBod
   const asked = (body.scope ?? '').split(' ').filter(noUser);
   if (asked.some((s) => !allowed.has(s)))
     throw new OAuthError('invalid_scope', 'requested scope is not allowed for this client');
-  const resource = pickResource(ctx.config, resourceParam(body.resource), undefined);
+  const resource = pickClientResource(ctx.config, resourceParam(body.resource));
   // For a resource without a scope parameter: every scope of the client that resource accepts.
   const scope =
     resource && body.scope === undefined
