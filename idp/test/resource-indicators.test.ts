@@ -160,6 +160,15 @@ describe('resource indicators (inject)', () => {
     });
     expect(other.statusCode).toBe(400);
     expect(other.json().error).toBe('invalid_target');
+    const again = await app.inject({
+      method: 'POST',
+      url: '/token',
+      ...form(
+        { grant_type: 'refresh_token', refresh_token: pq.json().refresh_token },
+        { authorization: auth() },
+      ),
+    });
+    expect(again.statusCode, again.body).toBe(200);
   });
 
   it('uses the grant’s only resource when the token request names none', async () => {
@@ -178,6 +187,40 @@ describe('resource indicators (inject)', () => {
       headers: { authorization: `Bearer ${body.access_token}` },
     });
     expect(ui.statusCode).toBe(200);
+  });
+
+  const refresh = (refresh_token: string, extra: Record<string, string> = {}) =>
+    app.inject({
+      method: 'POST',
+      url: '/token',
+      ...form({ grant_type: 'refresh_token', refresh_token, ...extra }, { authorization: auth() }),
+    });
+
+  describe('without resource at authorize the grant covers this provider only (RFC 8707 §2.2)', () => {
+    it('the code exchange cannot name a resource', async () => {
+      const widened = await exchange(await code({}), { resource: ORDERS });
+      expect(widened.statusCode).toBe(400);
+      expect(widened.json()).toMatchObject({ error: 'invalid_target' });
+      expect(widened.json().error_description).toMatch(/grant does not cover.*named no resource/);
+    });
+
+    it('a refresh cannot name one either, and the refusal does not spend the refresh token', async () => {
+      const { refresh_token } = (await exchange(await code({}))).json();
+      for (const resource of [ORDERS, PQ, REF]) {
+        const r = await refresh(refresh_token, { resource });
+        expect(r.statusCode, resource).toBe(400);
+        expect(r.json(), resource).toMatchObject({ error: 'invalid_target' });
+      }
+      // Still the client's: without resource it refreshes, for this provider's userinfo.
+      const ok = await refresh(refresh_token);
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().access_token.split('.')).toHaveLength(1);
+      const ui = await app.inject({
+        url: '/userinfo',
+        headers: { authorization: `Bearer ${ok.json().access_token}` },
+      });
+      expect(ui.statusCode).toBe(200);
+    });
   });
 
   it('refuses resource tokens at userinfo, and introspection reports their audience', async () => {

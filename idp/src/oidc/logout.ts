@@ -1,16 +1,19 @@
 /**
- * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0). An `id_token_hint` must be one
- * of our ID tokens (any published key, retired ones included); a `post_logout_redirect_uri` must
- * exactly match one the client registered, else the user stays here. Without a valid hint for
- * the signed-in user, the user confirms on a CSRF-protected page, so a third-party page cannot
- * sign anyone out.
+ * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0). An `id_token_hint` must be an
+ * ID token this provider issued (any published key, retired ones included; expired ones too) to
+ * one registered client, and a `client_id` sent with it must be that client; a
+ * `post_logout_redirect_uri` must exactly match one the client registered, else the user stays
+ * here. Only a hint naming the signed-in user and session (`sub`, and `sid`) ends the session
+ * without a question; otherwise the user confirms on a CSRF-protected page, so a third-party
+ * page cannot sign anyone out, not even with an ID token of its own.
  */
 
-import { algorithms, createLocalJWKSet, verifyJwt } from '@pqid/jose';
+import { algorithms, createLocalJWKSet, type JwtClaims, verifyJwt } from '@pqid/jose';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Client } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken, safeEqual } from '../crypto/secrets.ts';
+import type { AuthContext } from '../signin/auth-context.ts';
 import { cookieOptions, currentSession, endSession } from '../signin/session.ts';
 import { outagePage } from '../ui/errors.ts';
 import { redirect303, sendPage } from '../ui/html.ts';
@@ -55,6 +58,13 @@ interface LogoutRecord extends LogoutTarget {
 
 class LogoutError extends Error {}
 
+/** What a verified `id_token_hint` says: the user, the client it was issued to, the session. */
+interface Hint {
+  sub: string;
+  aud: string;
+  sid?: string;
+}
+
 export async function logoutRoutes(
   app: FastifyInstance,
   { ctx, backchannel }: { ctx: IdpContext; backchannel: BackchannelLogout },
@@ -75,22 +85,48 @@ export async function logoutRoutes(
     );
   });
 
-  /** The hint's claims, verified against every key we publish; an expired hint still identifies. */
-  async function verifyHint(hint: string): Promise<{ sub: string; aud: string }> {
+  /**
+   * The hint's claims, if it is one of our ID tokens. The same keys sign RFC 9068 access tokens
+   * (`at+jwt`), logout tokens (`logout+jwt`) and signed userinfo responses, which name a user and
+   * a client too: the `typ` and the claims every ID token of ours carries (OIDC Core §2, plus
+   * `auth_time`) tell them apart, and a logout token's `events` is refused (Back-Channel
+   * Logout §2.4). An expired hint still identifies (RP-Initiated Logout §2).
+   */
+  async function verifyHint(hint: string): Promise<Hint> {
+    const invalid = new LogoutError('The id_token_hint is not a valid ID token from this provider.');
+    let claims: JwtClaims;
     try {
-      const { claims } = await verifyJwt(hint, await createLocalJWKSet(ctx.keys.jwks()), {
+      ({ claims } = await verifyJwt(hint, await createLocalJWKSet(ctx.keys.jwks()), {
         algorithms: algorithms(),
         issuer: ctx.config.issuer,
+        typ: 'JWT',
         // No session outlives ttl.session, so an older hint cannot name a live one.
         clockTolerance: ctx.config.ttl.session,
-        requiredClaims: ['sub', 'aud'],
-      });
-      const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
-      if (typeof claims.sub !== 'string' || typeof aud !== 'string') throw new Error('claims');
-      return { sub: claims.sub, aud };
+        requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time'],
+      }));
     } catch {
-      throw new LogoutError('The id_token_hint is not a valid ID token from this provider.');
+      throw invalid;
     }
+    // Ours always have exactly one audience: the client the ID token was issued to.
+    const aud: unknown[] =
+      typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+    const [client] = aud;
+    if (aud.length !== 1 || typeof client !== 'string' || typeof claims.sub !== 'string') throw invalid;
+    if (claims.events !== undefined || (claims.sid !== undefined && typeof claims.sid !== 'string'))
+      throw invalid;
+    return { sub: claims.sub, aud: client, ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}) };
+  }
+
+  /**
+   * Whether the hint vouches for ending `session` without asking: it names that session's user
+   * and, when both carry one, its `sid`. A hint for someone else, or for the same user's other
+   * session, makes the request suspect (§2, §6): the user decides.
+   */
+  function vouchesFor(hint: Hint | undefined, session: AuthContext | undefined): boolean {
+    if (!hint) return false;
+    if (!session) return true; // nobody to sign out: only the redirect is left, checked above
+    if (session.accountId !== hint.sub) return false;
+    return hint.sid === undefined || session.sid === undefined || hint.sid === session.sid;
   }
 
   /** End the browser session; its clients hear of it on the back channel, after this answer. */
@@ -107,7 +143,7 @@ export async function logoutRoutes(
 
   async function start(req: FastifyRequest, reply: FastifyReply, params: Params): Promise<FastifyReply> {
     let client: Client | undefined;
-    let hint: { sub: string; aud: string } | undefined;
+    let hint: Hint | undefined;
     try {
       if (params.id_token_hint) hint = await verifyHint(params.id_token_hint);
       if (hint && params.client_id && params.client_id !== hint.aud)
@@ -134,8 +170,7 @@ export async function logoutRoutes(
       ...(params.state !== undefined ? { state: params.state } : {}),
     };
     const session = await currentSession(ctx, req);
-    // A verified hint for the signed-in user (or nobody signed in): no question to ask.
-    if (hint && (!session || session.accountId === hint.sub)) {
+    if (vouchesFor(hint, session)) {
       await signOut(req, reply);
       return done(reply, record);
     }

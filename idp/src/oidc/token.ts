@@ -17,7 +17,7 @@ import {
   type RefreshTokenRecord,
   scopeFor,
 } from './issue.ts';
-import { pickResource, resourceParam } from './resources.ts';
+import { pickClientResource, pickResource, resourceParam } from './resources.ts';
 
 const FIELDS = [
   'grant_type',
@@ -153,6 +153,8 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, pr
   // Before consuming it: a thief without the key must not be able to spend (and so revoke) it.
   if (record.jkt !== undefined && record.jkt !== proof.jkt)
     throw invalidGrant('the refresh token is bound to a DPoP key: send a proof signed with it');
+  // Also before: a resource the grant does not cover must not cost the client its grant.
+  const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
   // Rotation with reuse detection: presenting a rotated-out token revokes the whole grant.
   if (record.consumed !== undefined || !(await tokens.consume(id))) {
     await ctx.storage.revokeGrant(record.grantId);
@@ -167,7 +169,6 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, pr
       throw new OAuthError('invalid_scope', 'scope exceeds the original grant');
     tokenScope = asked.join(' ');
   }
-  const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
   const account = await ctx.accounts.find(record.accountId);
   if (!account) {
     await ctx.storage.revokeGrant(record.grantId);
@@ -203,7 +204,7 @@ async function clientCredentials(ctx: IdpContext, client: Client, body: TokenBod
   const asked = (body.scope ?? '').split(' ').filter(noUser);
   if (asked.some((s) => !allowed.has(s)))
     throw new OAuthError('invalid_scope', 'requested scope is not allowed for this client');
-  const resource = pickResource(ctx.config, resourceParam(body.resource), undefined);
+  const resource = pickClientResource(ctx.config, resourceParam(body.resource));
   // For a resource without a scope parameter: every scope of the client that resource accepts.
   const scope =
     resource && body.scope === undefined
