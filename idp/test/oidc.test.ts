@@ -467,6 +467,30 @@ describe('OIDC endpoints (inject)', () => {
       expect(full.json().refresh_token).toBeTypeOf('string');
     });
 
+    it('refuses a wider scope at refresh without spending the refresh token (RFC 6749 §6)', async () => {
+      const { code, verifier } = await codeFor();
+      const first = (
+        await token({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: DEMO_REDIRECT,
+          code_verifier: verifier,
+        })
+      ).json();
+      expect(first.scope).not.toMatch(/\badmin\b/);
+      const wider = await token({
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        scope: `${first.scope} admin`,
+      });
+      expect(wider.statusCode).toBe(400);
+      expect(wider.json().error).toBe('invalid_scope');
+      // Still usable: a refused request must not look like reuse on the next try.
+      const again = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+      expect(again.statusCode).toBe(200);
+      expect(again.json().scope).toBe(first.scope);
+    });
+
     it('issues client_credentials tokens that do not open userinfo', async () => {
       const r = await token({ grant_type: 'client_credentials', scope: 'profile' });
       expect(r.statusCode).toBe(200);

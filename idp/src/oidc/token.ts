@@ -153,13 +153,8 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, pr
   // Before consuming it: a thief without the key must not be able to spend (and so revoke) it.
   if (record.jkt !== undefined && record.jkt !== proof.jkt)
     throw invalidGrant('the refresh token is bound to a DPoP key: send a proof signed with it');
-  // Also before: a resource the grant does not cover must not cost the client its grant.
+  // Also before: a resource or scope the grant does not cover must not cost the client its grant.
   const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
-  // Rotation with reuse detection: presenting a rotated-out token revokes the whole grant.
-  if (record.consumed !== undefined || !(await tokens.consume(id))) {
-    await ctx.storage.revokeGrant(record.grantId);
-    throw invalidGrant('refresh token has already been used');
-  }
   // A narrower scope is for this access token only: the refresh token keeps the grant's (RFC 6749 §6).
   let tokenScope: string | undefined;
   if (body.scope !== undefined) {
@@ -168,6 +163,11 @@ async function refreshToken(ctx: IdpContext, client: Client, body: TokenBody, pr
     if (asked.some((s) => !granted.has(s)))
       throw new OAuthError('invalid_scope', 'scope exceeds the original grant');
     tokenScope = asked.join(' ');
+  }
+  // Rotation with reuse detection: presenting a rotated-out token revokes the whole grant.
+  if (record.consumed !== undefined || !(await tokens.consume(id))) {
+    await ctx.storage.revokeGrant(record.grantId);
+    throw invalidGrant('refresh token has already been used');
   }
   const account = await ctx.accounts.find(record.accountId);
   if (!account) {
