@@ -166,7 +166,7 @@ describe('client cache: two instances on one database', () => {
   it('a client deleted on one instance is refused there at once and on the other within the TTL', async () => {
     const { clientSecret } = await registerClient(a.idp.ctx, { ...CC, client_id: 'svc-shared' });
     const secret = clientSecret as string;
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    vi.useFakeTimers({ toFake: ['Date', 'performance'], now: Date.now() });
     expect((await token(a.idp.app, 'svc-shared', secret)).statusCode).toBe(200);
     expect((await token(b.app, 'svc-shared', secret)).statusCode).toBe(200);
     await a.idp.ctx.clients.remove('svc-shared');
@@ -184,7 +184,7 @@ describe('client cache: two instances on one database', () => {
   it('a client changed on one instance is used as changed on the other within the TTL', async () => {
     const { client, clientSecret } = await registerClient(a.idp.ctx, { ...CC, client_id: 'svc-changed' });
     const secret = clientSecret as string;
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    vi.useFakeTimers({ toFake: ['Date', 'performance'], now: Date.now() });
     expect((await token(b.app, 'svc-changed', secret)).statusCode).toBe(200);
     await replaceClient(a.idp.ctx, client, {
       ...CC,

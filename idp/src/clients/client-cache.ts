@@ -34,7 +34,7 @@ export class ClientCache {
   get(clientId: string): Client | undefined {
     const e = this.#entries.get(clientId);
     if (e === undefined) return undefined;
-    if (Date.now() < e.until) return e.client;
+    if (performance.now() < e.until) return e.client;
     this.#entries.delete(clientId);
     return undefined;
   }
@@ -47,7 +47,8 @@ export class ClientCache {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(clientId, { client: frozen, until: Date.now() + this.#ttlMs });
+    // The monotonic clock: a wall-clock step back must not stretch the TTL.
+    this.#entries.set(clientId, { client: frozen, until: performance.now() + this.#ttlMs });
     return frozen;
   }
 
