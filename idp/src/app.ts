@@ -82,6 +82,7 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       accounts: new Accounts(storage.adapter('Account')),
       clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
         allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
+        cacheTtl: config.clientCacheTtl,
       }),
       // Lockouts count failures from every instance on this store (login-limiter.ts).
       loginLimiter:

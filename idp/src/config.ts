@@ -68,6 +68,12 @@ export interface Config extends ProtocolConfig {
    * (reads already ignore them; the sweep reclaims the space). 0 turns the sweep off.
    */
   purgeInterval: number;
+  /**
+   * Seconds a client record read from storage is reused by this instance (whole seconds, 0–60;
+   * 0 reads it on every request). Writes through this instance take effect at once; a change
+   * made by another instance or `pqid clients` lands here within this time.
+   */
+  clientCacheTtl: number;
   /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string;
   /** Key placement and rotation timing (keys/config.ts). */
@@ -112,6 +118,7 @@ function defaults(cwd: string): Omit<
     logLevel: 'info',
     accessTokenHeaderBudget: 8190,
     purgeInterval: 600,
+    clientCacheTtl: 2,
     demo: {
       enabled: true,
       username: 'demo',
@@ -201,6 +208,7 @@ const KNOWN_KEYS = new Set([
   'accessTokenHeaderBudget',
   'accessTokenSigningAlg',
   'purgeInterval',
+  'clientCacheTtl',
   'metricsToken',
   'keys',
   'loginLimits',
@@ -273,6 +281,13 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const pi = pick<unknown>('purgeInterval', 'PQID_PURGE_INTERVAL');
   const purgeInterval = pi.value === undefined ? base.purgeInterval : nonNegativeInt(pi.value, pi.source);
 
+  const cc = pick<unknown>('clientCacheTtl', 'PQID_CLIENT_CACHE_TTL');
+  const clientCacheTtl = cc.value === undefined ? base.clientCacheTtl : nonNegativeInt(cc.value, cc.source);
+  if (clientCacheTtl > 60)
+    throw new ConfigError(
+      `${cc.source} must be at most 60 seconds: a longer cache keeps a removed client working`,
+    );
+
   const mt = pick<unknown>('metricsToken', 'PQID_METRICS_TOKEN');
   const metricsToken = mt.value === undefined ? undefined : str(mt.value, mt.source);
   if (metricsToken !== undefined && metricsToken.length < 16)
@@ -340,6 +355,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     demo,
     accessTokenHeaderBudget,
     purgeInterval,
+    clientCacheTtl,
     ...(metricsToken !== undefined ? { metricsToken } : {}),
     ...(accessTokenSigningAlg !== undefined ? { accessTokenSigningAlg } : {}),
     keys,

@@ -143,7 +143,8 @@ describe('pqid CLI (keys, clients)', () => {
       /web\s+Web app\s+client_secret_basic\s+ML-DSA-87\s+jwt/,
     );
     expect((await pqid('clients', 'remove', 'web')).code).toBe(0);
-    expect(await idp.ctx.clients.find('web')).toBeUndefined();
+    // Gone from the store; a running instance's cache sees it within clientCacheTtl (client-cache.test.ts).
+    expect(await idp.ctx.storage.adapter('Client').find('web')).toBeUndefined();
     const gone = await pqid('clients', 'remove', 'web');
     expect(gone).toMatchObject({ code: 1 });
     expect(gone.stderr).toMatch(/ERR_NO_SUCH_CLIENT/);

@@ -10,6 +10,7 @@ import { slowHotPathRefusal } from '../keys/config.ts';
 import { isSlowSigner } from '../keys/placement.ts';
 import { ACR_VALUES } from '../signin/auth-context.ts';
 import type { Adapter } from '../storage/adapter.ts';
+import { ClientCache } from './client-cache.ts';
 
 export type TokenEndpointAuthMethod =
   | 'client_secret_basic'
@@ -205,16 +206,29 @@ export function parseClientMetadata(raw: unknown): ClientInput {
 export interface ClientPolicy {
   /** Accept SLH-DSA for the algorithms the IdP signs with per token (keys.allowSlhDsaHotPath). */
   allowSlhDsaHotPath?: boolean;
+  /** Seconds a record read from storage is reused (config `clientCacheTtl`; 0 or absent: never). */
+  cacheTtl?: number;
 }
 
 export class Clients {
   readonly #store: Adapter;
   readonly #defaultAlg: string;
   readonly #policy: ClientPolicy;
+  readonly #cache: ClientCache;
   constructor(store: Adapter, defaultAlg: string, policy: ClientPolicy = {}) {
     this.#store = store;
     this.#defaultAlg = defaultAlg;
     this.#policy = policy;
+    this.#cache = new ClientCache(policy.cacheTtl ?? 0);
+  }
+
+  /** Every write of a client goes through here: the cached record is dropped once it is stored. */
+  async #write(clientId: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } finally {
+      this.#cache.invalidate(clientId);
+    }
   }
 
   /** Register a client; returns it with the plaintext secret (shown once). */
@@ -225,7 +239,7 @@ export class Clients {
     const meta = parseClientMetadata(input);
     const { client, clientSecret } = await this.#build(meta, meta.client_id ?? randomToken(16));
     Object.assign(client, extra);
-    await this.#store.upsert(client.client_id, client);
+    await this.#write(client.client_id, () => this.#store.upsert(client.client_id, client));
     return clientSecret !== undefined ? { client, clientSecret } : { client };
   }
 
@@ -246,7 +260,7 @@ export class Clients {
     if (keep) client.client_secret_hash = existing.client_secret_hash as string;
     for (const k of ['registration_access_token_hash', 'client_id_issued_at'] as const)
       if (existing[k] !== undefined) (client as Record<string, unknown>)[k] = existing[k];
-    await this.#store.upsert(client.client_id, client);
+    await this.#write(client.client_id, () => this.#store.upsert(client.client_id, client));
     return clientSecret !== undefined ? { client, clientSecret } : { client };
   }
 
@@ -315,8 +329,14 @@ export class Clients {
     return clientSecret !== undefined ? { client, clientSecret } : { client };
   }
 
+  /** The client, from this instance's cache when read in the last `cacheTtl` seconds. */
   async find(clientId: string): Promise<Client | undefined> {
-    return (await this.#store.find(clientId)) as Client | undefined;
+    if (!this.#cache.enabled) return (await this.#store.find(clientId)) as Client | undefined;
+    const cached = this.#cache.get(clientId);
+    if (cached !== undefined) return cached;
+    const generation = this.#cache.generation;
+    const client = (await this.#store.find(clientId)) as Client | undefined;
+    return client === undefined ? undefined : this.#cache.set(clientId, client, generation);
   }
 
   async list(): Promise<Client[]> {
@@ -324,7 +344,7 @@ export class Clients {
   }
 
   async remove(clientId: string): Promise<void> {
-    await this.#store.destroy(clientId);
+    await this.#write(clientId, () => this.#store.destroy(clientId));
   }
 
   async checkSecret(client: Client, secret: string): Promise<boolean> {

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * CPU per access-token write in the IdP's SQLite layout: `node load/sqlite-write.mjs [N]`.
+ *
+ * N inserts (default 20,000) into a `records` table already holding N rows, WAL with
+ * `synchronous = NORMAL` as the IdP opens it, one autocommit per insert as the token endpoint
+ * does, for four layouts side by side, each run twice (A B C D D C B A): today's upsert (with the
+ * grant-tombstone check), a plain INSERT, no expiry index, and WITHOUT ROWID. Prints process
+ * CPU (user, system) and wall time per insert, and the CPU model; compare rows of one run.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+const N = Number(process.argv[2] ?? 20000);
+const dir = mkdtempSync(join(tmpdir(), 'pqid-sqlite-write-'));
+const cpu = readFileSync('/proc/cpuinfo', 'utf8');
+console.log(`CPU: ${/model name\s*:\s*(.*)/.exec(cpu)?.[1] ?? '?'}; ${N} inserts per layout`);
+
+const schema = (withoutRowid, expiryIndex) => `
+CREATE TABLE records (model TEXT NOT NULL, id TEXT NOT NULL, payload TEXT NOT NULL, grant_id TEXT,
+  uid TEXT, consumed_at INTEGER, expires_at INTEGER, PRIMARY KEY (model, id)) ${withoutRowid ? 'WITHOUT ROWID' : ''};
+CREATE INDEX records_grant ON records (grant_id) WHERE grant_id IS NOT NULL;
+CREATE INDEX records_uid ON records (model, uid) WHERE uid IS NOT NULL;
+${expiryIndex ? 'CREATE INDEX records_expiry ON records (expires_at) WHERE expires_at IS NOT NULL;' : ''}
+CREATE TABLE revoked_grants (grant_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);`;
+// The statement of idp/src/storage/sqlite.ts.
+const UPSERT = `INSERT INTO records (model, id, payload, grant_id, uid, consumed_at, expires_at)
+ SELECT ?, ?, ?, ?, ?, NULL, ? WHERE NOT EXISTS (SELECT 1 FROM revoked_grants WHERE grant_id = ?4 AND expires_at > ?)
+ ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
+   consumed_at = NULL, expires_at = excluded.expires_at`;
+const PLAIN =
+  'INSERT INTO records (model, id, payload, grant_id, uid, consumed_at, expires_at) VALUES (?, ?, ?, ?, ?, NULL, ?)';
+const LAYOUTS = {
+  today: { withoutRowid: false, expiryIndex: true, sql: UPSERT },
+  'plain INSERT': { withoutRowid: false, expiryIndex: true, sql: PLAIN },
+  'no expiry index': { withoutRowid: false, expiryIndex: false, sql: UPSERT },
+  'WITHOUT ROWID': { withoutRowid: true, expiryIndex: true, sql: UPSERT },
+};
+
+function measure(name) {
+  const v = LAYOUTS[name];
+  const path = join(dir, 'records.db');
+  for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+  db.exec(schema(v.withoutRowid, v.expiryIndex));
+  const st = db.prepare(v.sql);
+  // An access token's record as issue.ts stores it, under the digest of a random token.
+  const ids = Array.from({ length: 2 * N }, () =>
+    createHash('sha256').update(randomBytes(32)).digest('base64url'),
+  );
+  const insert = (from, to) => {
+    for (let i = from; i < to; i++) {
+      const t = 1_800_000_000 + (i >> 10);
+      const payload = JSON.stringify({
+        clientId: 'cc-ES256',
+        scope: 'api',
+        iat: t,
+        exp: t + 300,
+        format: 'jwt',
+      });
+      if (v.sql === UPSERT) st.run('AccessToken', ids[i], payload, null, null, t + 300, t);
+      else st.run('AccessToken', ids[i], payload, null, null, t + 300);
+    }
+  };
+  insert(0, N);
+  const c0 = process.cpuUsage();
+  const w0 = performance.now();
+  insert(N, 2 * N);
+  const c = process.cpuUsage(c0);
+  const wall = performance.now() - w0;
+  db.close();
+  const us = (x) => (x / N).toFixed(2);
+  console.log(
+    `${name.padEnd(16)} ${us(c.user + c.system)} µs CPU per insert (user ${us(c.user)}, system ${us(c.system)}), wall ${us(wall * 1000)} µs`,
+  );
+}
+
+try {
+  const names = Object.keys(LAYOUTS);
+  for (const name of [...names, ...names.slice().reverse()]) measure(name);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
