@@ -204,6 +204,20 @@ describe('resource indicators (inject)', () => {
       expect(widened.json().error_description).toMatch(/grant does not cover.*named no resource/);
     });
 
+    it('the refusal does not spend the code: the client can redeem it without the resource', async () => {
+      const location = await code({});
+      for (const resource of [ORDERS, PQ, REF]) {
+        const r = await exchange(location, { resource });
+        expect(r.statusCode, resource).toBe(400);
+        expect(r.json(), resource).toMatchObject({ error: 'invalid_target' });
+      }
+      const ok = await exchange(location);
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().access_token.split('.')).toHaveLength(1);
+      // Spent now: a replay is refused as before.
+      expect((await exchange(location)).json()).toMatchObject({ error: 'invalid_grant' });
+    });
+
     it('a refresh cannot name one either, and the refusal does not spend the refresh token', async () => {
       const { refresh_token } = (await exchange(await code({}))).json();
       for (const resource of [ORDERS, PQ, REF]) {

@@ -102,7 +102,17 @@ async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBod
   const record = (await codes.find(id)) as (AuthorizationCodeRecord & { consumed?: number }) | undefined;
   if (!record) throw invalidGrant('authorization code is invalid or expired');
   // A replayed code means it leaked: revoke everything issued from it (RFC 6749 §4.1.2).
-  if (record.consumed !== undefined || !(await codes.consume(id))) {
+  if (record.consumed !== undefined) {
+    await ctx.storage.revokeGrant(record.grantId);
+    throw invalidGrant('authorization code has already been used');
+  }
+  // Before spending it: a resource the grant does not cover is the client's mistake to correct
+  // (RFC 8707 §2.2), as at a refresh. Only for the code's own client: anyone else spends it below.
+  const resource =
+    record.clientId === client.client_id
+      ? pickResource(ctx.config, resourceParam(body.resource), record.resources)
+      : undefined;
+  if (!(await codes.consume(id))) {
     await ctx.storage.revokeGrant(record.grantId);
     throw invalidGrant('authorization code has already been used');
   }
@@ -121,7 +131,6 @@ async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBod
   // dpop_jkt at the authorization request: only that key may redeem the code (RFC 9449 §10).
   if (record.dpopJkt !== undefined && record.dpopJkt !== proof.jkt)
     throw invalidGrant('the authorization code is bound to another DPoP key (dpop_jkt)');
-  const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
   return issueUserTokens(
     ctx,
     client,
