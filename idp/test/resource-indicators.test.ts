@@ -313,6 +313,42 @@ describe('resource indicators (inject)', () => {
     expect(claimsOf(bound.access_token)).toMatchObject({ aud: PQ, cnf: { jkt: expect.any(String) } });
   });
 
+  it('the consent page names the resource servers the tokens would be for', async () => {
+    const first = await browserLogin(app, {
+      client_id: 'app',
+      redirect_uri: RP,
+      response_type: 'code',
+      scope: 'openid orders:read',
+    });
+    const consentHtml = async (resources: string[]) => {
+      const q = new URLSearchParams({
+        client_id: 'app',
+        redirect_uri: RP,
+        response_type: 'code',
+        scope: 'openid orders:read pq:read',
+        prompt: 'consent',
+      });
+      for (const r of resources) q.append('resource', r);
+      const r1 = await app.inject({
+        url: `/authorize?${q}`,
+        headers: { cookie: first.sessionCookie as string },
+      });
+      expect(r1.statusCode).toBe(303);
+      const cookie = [first.sessionCookie, ...r1.cookies.map((c) => `${c.name}=${c.value}`)].join('; ');
+      const page = await app.inject({ url: r1.headers.location as string, headers: { cookie } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('Allow access?');
+      return page.body;
+    };
+    const both = await consentHtml([ORDERS, PQ]);
+    expect(both).toContain('At these services:');
+    expect(both).toContain(`<code>${ORDERS}</code>`);
+    expect(both).toContain(`<code>${PQ}</code>`);
+    const none = await consentHtml([]);
+    expect(none).not.toContain('At these services:');
+    expect(none).not.toContain(ORDERS);
+  });
+
   it('validates resourceServers in the configuration', () => {
     const load = (resourceServers: unknown) =>
       loadConfig({ env: {}, cwd: '/srv', overrides: { resourceServers: resourceServers as never } });

@@ -147,6 +147,7 @@ export async function authorizeRoutes(
         auth,
         clientName: client?.client_name ?? request.clientId,
         scopes: request.scope.split(' ').filter(Boolean),
+        ...(request.resources ? { resources: request.resources } : {}),
         formTargets: formTargets(request),
       });
     }

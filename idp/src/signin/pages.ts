@@ -124,10 +124,20 @@ export interface ConsentPageInput {
   csrf: string;
   clientName: string;
   scopes: string[];
+  /** Where the access would be used (RFC 8707 resource indicators); absent: this provider. */
+  resources?: string[];
 }
 
 export function consentPage(input: ConsentPageInput): string {
   const items = input.scopes.map((s) => `<li>${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`).join('\n');
+  // The user should see who would hold the tokens, not only what they allow (RFC 8707 §1).
+  const at = input.resources?.length
+    ? `<p id="consent-resources">At these services:</p>
+<ul class="resources" aria-labelledby="consent-resources">
+${input.resources.map((r) => `<li><code>${escapeHtml(r)}</code></li>`).join('\n')}
+</ul>
+`
+    : '';
   return layout(
     'Allow access',
     `<h1 id="consent-title">Allow access?</h1>
@@ -135,7 +145,7 @@ export function consentPage(input: ConsentPageInput): string {
 <ul class="scopes" aria-labelledby="consent-title">
 ${items}
 </ul>
-<form method="post" action="${escapeHtml(input.action)}">
+${at}<form method="post" action="${escapeHtml(input.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>

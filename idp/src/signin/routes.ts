@@ -245,6 +245,7 @@ export async function signInRoutes(
               csrf: record.csrf,
               clientName: record.clientName,
               scopes: record.scopes,
+              ...(record.resources ? { resources: record.resources } : {}),
             }),
             record.formTargets,
           );

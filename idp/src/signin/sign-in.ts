@@ -59,6 +59,8 @@ export interface ConsentAsk extends Display {
   next: { resume: string; state: Payload };
   auth: AuthContext;
   scopes: string[];
+  /** Resource servers (RFC 8707) the tokens would be for; absent: this provider only. */
+  resources?: string[];
 }
 
 /** The session's context, or why there is none that will do (`session`: nobody is signed in). */
@@ -104,6 +106,7 @@ export interface ConsentInteraction extends InteractionBase {
   next: { resume: string; state: Payload };
   auth: AuthContext;
   scopes: string[];
+  resources?: string[];
 }
 export type InteractionRecord =
   | LoginInteraction
@@ -219,6 +222,7 @@ export class SignIn {
       formTargets: ask.formTargets ?? [],
       auth: ask.auth,
       scopes: ask.scopes,
+      ...(ask.resources?.length ? { resources: ask.resources } : {}),
     });
   }
 
