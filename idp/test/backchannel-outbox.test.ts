@@ -11,6 +11,7 @@ import { createLocalJWKSet, verifyJwt } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
 import {
+  BackchannelLogout,
   DELIVERY_MAX_AGE,
   type DeliveryRecord,
   deliveryId,
@@ -284,6 +285,41 @@ describe.each(engines)('back-channel logout outbox on %s', (_engine, fresh) => {
       await b.idp.app.backchannelLogout.idle();
       expect(rp.received.map((r) => claimsOf(r.token).sid).sort()).toEqual(['sid-q0', 'sid-q1', 'sid-q2']);
       expect(await outbox.list()).toEqual([]);
+    } finally {
+      await closeAll();
+    }
+  });
+
+  it('loads a bounded batch per sweep, and goes on at once through a larger backlog', async () => {
+    try {
+      const { a } = await setup();
+      rp.otherwise = 200;
+      // Five notices a dead instance left behind, none tried yet.
+      const outbox = a.idp.ctx.storage.adapter('LogoutDelivery');
+      const sids = Array.from({ length: 5 }, (_, i) => `sid-b${i}`);
+      for (const sid of sids) {
+        const record: DeliveryRecord = {
+          clientId: 'rp-o',
+          sub: 'u',
+          sid,
+          attempt: 1,
+          due: Date.now(),
+          created: Date.now(),
+        };
+        await outbox.insertIfAbsent(deliveryId(sid, 'rp-o'), record, 3600);
+      }
+      const queue = new BackchannelLogout(a.idp.ctx, a.idp.app.log, { sweepBatch: 2 });
+      try {
+        expect(await queue.sweep()).toBe(2);
+        await queue.idle();
+        expect(rp.received.map((r) => claimsOf(r.token).sid).sort()).toEqual(sids);
+        expect(await outbox.list()).toEqual([]);
+        expect(
+          a.logs().filter((l) => l.msg === 'back-channel logout: resuming a delivery from the outbox'),
+        ).toHaveLength(5);
+      } finally {
+        await queue.close();
+      }
     } finally {
       await closeAll();
     }

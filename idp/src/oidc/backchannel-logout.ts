@@ -93,15 +93,21 @@ export class BackchannelLogout {
   readonly #fanOuts = new Set<Promise<void>>();
   #sweeping: Promise<number> | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
-  /** The last sweep found a full batch: sweep again once the queue is empty. */
+  /** Ids queued by a sweep rather than by a sign-out here (logged when taken over). */
+  readonly #swept = new Set<string>();
+  /** The last sweep found a full batch: sweep again once the queue is empty, if tries were made. */
   #more = false;
+  #claimed = 0;
   #active = 0;
   #closed = false;
   #idle: Array<() => void> = [];
+  /** Records loaded per sweep. */
+  readonly #batch: number;
 
-  constructor(ctx: IdpContext, log: FastifyBaseLogger) {
+  constructor(ctx: IdpContext, log: FastifyBaseLogger, { sweepBatch = SWEEP_BATCH } = {}) {
     this.#ctx = ctx;
     this.#log = log;
+    this.#batch = sweepBatch;
     this.#outbox = ctx.storage.adapter('LogoutDelivery');
     this.#locks = ctx.storage.adapter('Lock');
   }
@@ -155,8 +161,8 @@ export class BackchannelLogout {
   }
 
   /**
-   * Look in the outbox for deliveries that are due and not held here; queue up to SWEEP_BATCH
-   * of them. Those another instance is working on are skipped when their lease is tried.
+   * Look at the oldest `sweepBatch` records of the outbox and queue those that are due and not
+   * held here. Those another instance is working on are skipped when their lease is tried.
    * Returns how many were queued. Sweeps of one instance never overlap.
    */
   sweep(): Promise<number> {
@@ -174,16 +180,17 @@ export class BackchannelLogout {
   }
 
   async #sweepOnce(): Promise<number> {
-    const rows = await this.#outbox.list(SWEEP_BATCH);
-    this.#more = rows.length === SWEEP_BATCH;
+    const rows = await this.#outbox.list(this.#batch);
+    this.#more = rows.length === this.#batch;
+    this.#claimed = 0;
     const now = Date.now();
     let queued = 0;
     for (const { id, payload } of rows) {
       if (this.#known.has(id) || (payload as DeliveryRecord).due > now) continue;
+      this.#swept.add(id);
       this.#enqueue(id);
       queued++;
     }
-    if (queued > 0) this.#log.info({ queued }, 'back-channel logout: resuming deliveries from the outbox');
     return queued;
   }
 
@@ -198,6 +205,7 @@ export class BackchannelLogout {
   }
 
   #forget(id: string): void {
+    this.#swept.delete(id);
     if (this.#known.delete(id)) metricsFor(this.#ctx).logoutPending.dec();
   }
 
@@ -217,7 +225,9 @@ export class BackchannelLogout {
         .finally(() => {
           this.#active--;
           this.#pump();
-          if (this.#more && this.#queue.length === 0 && !this.#closed) {
+          // More than one batch is due (a backlog after an outage): go on at once, but only
+          // while tries are being made, never in a loop over deliveries others hold.
+          if (this.#more && this.#claimed > 0 && this.#queue.length === 0 && !this.#closed) {
             this.#more = false;
             void this.sweep();
           }
@@ -238,6 +248,12 @@ export class BackchannelLogout {
     try {
       const record = (await this.#outbox.find(id)) as DeliveryRecord | undefined;
       if (!record || record.due > Date.now() + DUE_SLACK_MS) return 'done';
+      this.#claimed++;
+      if (this.#swept.delete(id))
+        this.#log.info(
+          { clientId: record.clientId, attempt: record.attempt },
+          'back-channel logout: resuming a delivery from the outbox',
+        );
       return await this.#deliver(id, record);
     } finally {
       // Only our own lease: after an overrun another instance may hold it by now.
