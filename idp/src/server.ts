@@ -76,6 +76,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   const dpop = new Dpop(ctx, opts.dpopNonceKey ?? randomBytes(32));
   const backchannel = new BackchannelLogout(ctx, app.log);
   app.decorate('backchannelLogout', backchannel);
+  app.addHook('onReady', async () => backchannel.start());
   app.addHook('onClose', () => backchannel.close());
   await app.register(
     async (scope) => {

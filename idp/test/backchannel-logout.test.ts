@@ -5,73 +5,17 @@
  * the sign-out page never waits for an RP, delivery concurrency is bounded, retries and final
  * failures are counted in /metrics and logged.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLocalJWKSet, decodeProtectedHeader, verifyJwt } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
-import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/backchannel-logout.ts';
+import { BACKCHANNEL_LOGOUT_EVENT, type DeliveryRecord, deliveryId } from '../src/oidc/backchannel-logout.ts';
 import { basicAuth, browserLogin, form, KEK, pkce, tempDir, testConfig } from './helpers.ts';
+import { RpStub } from './rp-stub.ts';
 
 const ISSUER = 'http://localhost:3000';
 const RP = 'https://rp.example/cb';
-
-/** A relying party's back-channel endpoint: records each POST and answers as told (or holds it). */
-class RpStub {
-  readonly received: Array<{ contentType: string; token: string }> = [];
-  readonly held: ServerResponse[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  answers: Array<number | 'hold'> = [];
-  #server: Server;
-  #waiters: Array<{ n: number; resolve: () => void }> = [];
-  url = '';
-  constructor() {
-    this.#server = createServer((req, res) => this.#handle(req, res));
-  }
-  async start(): Promise<this> {
-    await new Promise<void>((r) => this.#server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.#server.address() as { port: number }).port}/logout`;
-    return this;
-  }
-  #handle(req: IncomingMessage, res: ServerResponse) {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      this.received.push({
-        contentType: req.headers['content-type'] ?? '',
-        token: new URLSearchParams(body).get('logout_token') ?? '',
-      });
-      for (const w of this.#waiters.filter((x) => this.received.length >= x.n)) w.resolve();
-      const answer = this.answers.shift() ?? 200;
-      if (answer === 'hold') {
-        this.inFlight++;
-        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-        this.held.push(res);
-        return;
-      }
-      res.writeHead(answer).end();
-    });
-  }
-  /** Resolves once `n` POSTs have arrived. */
-  got(n: number): Promise<void> {
-    if (this.received.length >= n) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ n, resolve }));
-  }
-  release(status = 200) {
-    for (const res of this.held.splice(0)) {
-      this.inFlight--;
-      res.writeHead(status).end();
-    }
-  }
-  close() {
-    this.release();
-    return new Promise((r) => this.#server.close(r));
-  }
-}
 
 /** Shared across RpStubs: how many POSTs are being held right now, over all of them. */
 const concurrent = (stubs: RpStub[]) => stubs.reduce((n, s) => n + s.inFlight, 0);
@@ -323,6 +267,42 @@ describe('sid and back-channel logout', () => {
     ).toBe(true);
     // No token in the logs.
     expect(logs.join('')).not.toContain(a.received.at(-1)?.token.split('.')[2]);
+  });
+
+  it('stores each notice in the outbox before the sign-out answers, and removes it once final', async () => {
+    const a = stubs.get('rp-a') as RpStub;
+    const b = stubs.get('rp-b') as RpStub;
+    const outbox = idp.ctx.storage.adapter('LogoutDelivery');
+    const s = await sessionWith(['rp-a', 'rp-b', 'rp-c']);
+    const sid = claims(s.idTokens.get('rp-a') as string).sid;
+    a.answers.push('hold');
+    b.answers.push('hold');
+    const [beforeA, beforeB] = [a.received.length, b.received.length];
+    const out = await logout(s.cookie, s.idTokens.get('rp-a') as string);
+    expect(out.statusCode).toBe(303);
+    // Read at once: the answer came after the records were written (rp-c has no back channel).
+    const pending = (await outbox.list()).map((r) => r.payload as unknown as DeliveryRecord);
+    expect(
+      pending
+        .filter((r) => r.sid === sid)
+        .map((r) => r.clientId)
+        .sort(),
+    ).toEqual(['rp-a', 'rp-b']);
+    expect(await outbox.find(deliveryId(sid, 'rp-a'))).toMatchObject({
+      attempt: 1,
+      sub: claims(s.idTokens.get('rp-a') as string).sub,
+    });
+    // Signed and stored before it is sent: what the RP holds is the stored token.
+    await Promise.all([a.got(beforeA + 1), b.got(beforeB + 1)]);
+    const stored = (await outbox.find(deliveryId(sid, 'rp-a'))) as unknown as DeliveryRecord;
+    expect(stored.token).toBe(a.received.at(-1)?.token);
+    // Delivered (200) and final (400): both records go.
+    a.release(200);
+    b.release(400);
+    await app.backchannelLogout.idle();
+    expect(await outbox.find(deliveryId(sid, 'rp-a'))).toBeUndefined();
+    expect(await outbox.find(deliveryId(sid, 'rp-b'))).toBeUndefined();
+    expect(b.received.length).toBe(beforeB + 1);
   });
 
   it('keeps sid on refreshed ID tokens', async () => {

@@ -128,6 +128,9 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
         { id: 'a', payload: { v: 2 } },
         { id: 'd', payload: { v: 4 } },
       ]);
+      // A bounded list takes the oldest live ones.
+      expect((await c.list(2)).map((r) => r.id)).toEqual(['b', 'a']);
+      expect((await c.list(10)).map((r) => r.id)).toEqual(['b', 'a', 'd']);
     });
 
     it('lists by uid: live records of that uid and model only, oldest first, seen by another instance', async () => {

@@ -129,10 +129,14 @@ export async function logoutRoutes(
     return hint.sid === undefined || session.sid === undefined || hint.sid === session.sid;
   }
 
-  /** End the browser session; its clients hear of it on the back channel, after this answer. */
+  /**
+   * End the browser session; its clients' notices are in the outbox before this answers, and
+   * are POSTed behind it.
+   */
   async function signOut(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const ended = await endSession(ctx, req, reply);
-    if (ended?.sid !== undefined) backchannel.sessionEnded({ sid: ended.sid, accountId: ended.accountId });
+    if (ended?.sid !== undefined)
+      await backchannel.sessionEnded({ sid: ended.sid, accountId: ended.accountId });
   }
 
   function done(reply: FastifyReply, record: LogoutTarget): FastifyReply {

@@ -53,6 +53,8 @@ export interface BackchannelLogoutConfig {
   timeout: number;
   /** Seconds before the first retry, doubled for each further one (fractions allowed). */
   retryDelay: number;
+  /** Seconds between looks at the shared outbox for deliveries no live instance works on. */
+  sweepInterval: number;
 }
 
 export interface ProtocolConfig {
@@ -95,7 +97,7 @@ export const protocolDefaults = (): ProtocolConfig => ({
   par: { required: false, requestUriLifetime: 60 },
   registration: { mode: 'off' },
   resourceServers: {},
-  backchannelLogout: { concurrency: 8, attempts: 3, timeout: 5, retryDelay: 1 },
+  backchannelLogout: { concurrency: 8, attempts: 3, timeout: 5, retryDelay: 1, sweepInterval: 30 },
 });
 
 type Fail = (message: string) => never;
@@ -243,7 +245,7 @@ export function parseProtocolConfig(
     (k, v) => {
       if (k === 'concurrency' || k === 'attempts')
         cfg.backchannelLogout[k] = positiveInt(v, `backchannelLogout.${k}`, fail);
-      else if (k === 'timeout' || k === 'retryDelay') {
+      else if (k === 'timeout' || k === 'retryDelay' || k === 'sweepInterval') {
         if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 3600)
           fail(`backchannelLogout.${k} must be a number of seconds, > 0 and at most 3600`);
         cfg.backchannelLogout[k] = v as number;

@@ -25,6 +25,8 @@ export type ModelName =
   | 'RequestObject'
   /** Clients that got a code in a browser session, by `sid` (oidc/session-clients.ts). */
   | 'SessionClients'
+  /** Back-channel logout notices not yet delivered, one per (sid, client): the outbox (oidc/backchannel-logout.ts). */
+  | 'LogoutDelivery'
   /** Seen DPoP proofs (key thumbprint + `jti`), kept while their `iat` is acceptable (oidc/dpop.ts). */
   | 'DPoPProof'
   /** Short-lived claims that let one instance do a one-time job (first key, demo seed): storage/lock.ts. */
@@ -73,8 +75,11 @@ export interface Adapter {
   consume(id: string): Promise<boolean>;
   destroy(id: string): Promise<void>;
   revokeByGrantId(grantId: string): Promise<void>;
-  /** Every live record of this model (small models only: keys, clients). */
-  list(): Promise<Array<{ id: string; payload: Payload }>>;
+  /**
+   * Live records of this model, oldest first (small models only: keys, clients, pending logout
+   * deliveries); at most `limit` of them when given.
+   */
+  list(limit?: number): Promise<Array<{ id: string; payload: Payload }>>;
   /**
    * Rewrite live records of this model all at once (small models only: re-sealing every signing
    * key under a new KEK). `transform` sees each record and returns its replacement, or undefined

@@ -205,10 +205,11 @@ export class PostgresStorage implements Storage {
       async revokeByGrantId(grantId) {
         await q(`DELETE FROM ${t} WHERE model = $1 AND grant_id = $2`, [model, grantId], 'revokeByGrantId');
       },
-      async list() {
+      async list(limit) {
+        // LIMIT NULL is no limit.
         const { rows } = await q<Row>(
-          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND ${LIVE} ORDER BY seq`,
-          [model],
+          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND ${LIVE} ORDER BY seq LIMIT $2`,
+          [model, limit ?? null],
           'list',
         );
         return rows.map((r) => ({ id: r.id, payload: toPayload(r) }));

@@ -147,6 +147,10 @@ export class SqliteStorage implements Storage {
     const list = db.prepare(
       `SELECT id, payload, consumed_at FROM records WHERE model = ? AND ${live} ORDER BY rowid`,
     );
+    // LIMIT -1 is SQLite's "no limit".
+    const listSome = db.prepare(
+      `SELECT id, payload, consumed_at FROM records WHERE model = ? AND ${live} ORDER BY rowid LIMIT ?`,
+    );
     const rewrite = db.prepare('UPDATE records SET payload = ? WHERE model = ? AND id = ?');
     return {
       async upsert(id, payload, expiresIn) {
@@ -190,8 +194,9 @@ export class SqliteStorage implements Storage {
       async revokeByGrantId(grantId) {
         revoke.run(model, grantId);
       },
-      async list() {
-        return (list.all(model, now()) as unknown as Row[]).map((r) => ({ id: r.id, payload: toPayload(r) }));
+      async list(limit) {
+        const rows = limit === undefined ? list.all(model, now()) : listSome.all(model, now(), limit);
+        return (rows as unknown as Row[]).map((r) => ({ id: r.id, payload: toPayload(r) }));
       },
       async rewriteAll(transform) {
         // BEGIN IMMEDIATE takes the write lock first: no other process writes between our read
