@@ -16,6 +16,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
+import { tokenId } from '../src/crypto/secrets.ts';
 import { frontchannelLogoutUrl } from '../src/oidc/frontchannel-logout.ts';
 import { basicAuth, browserLogin, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
 
@@ -304,6 +305,15 @@ describe('front-channel logout', () => {
     // Told once: the session and its client list are gone.
     const again = await endSession({ id_token_hint: s.idToken, post_logout_redirect_uri: A.bye }, s.cookie);
     expect(again.statusCode).toBe(303);
+  });
+
+  it('remembers front-channel clients in the back-channel record, and no client with neither URI', async () => {
+    const store = t.idp.ctx.storage.adapter('SessionClients');
+    const recordOf = (sid: string) => store.find(tokenId(`sid\0${sid}`));
+    const plain = await sessionWith(['plain']);
+    expect(await recordOf(plain.sid)).toBeUndefined();
+    const s = await sessionWith(['plain', 'fc-b', 'bc', 'fc-bc']);
+    expect(await recordOf(s.sid)).toMatchObject({ clients: ['fc-b', 'bc', 'fc-bc'] });
   });
 
   it('leaves out the clients of another session, even of the same user', async () => {
