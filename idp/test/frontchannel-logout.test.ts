@@ -379,6 +379,23 @@ describe('front-channel logout', () => {
     expect(csp(page).get('frame-src')).toBeUndefined();
   });
 
+  it('signs the user out even when the session clients cannot be read (logged, no frames)', async () => {
+    const s = await sessionWith(['fc-b']);
+    const ask = await endSession({}, s.cookie);
+    const find = vi.spyOn(t.idp.ctx.clients, 'find').mockRejectedValueOnce(new Error('storage down'));
+    try {
+      const r = await confirm(ask, s.cookie);
+      expect(r.statusCode).toBe(200);
+      expect(r.body).toContain('You are signed out.');
+      expect(framesOf(r.body)).toEqual([]);
+      expect(csp(r).get('frame-src')).toBeUndefined();
+    } finally {
+      find.mockRestore();
+    }
+    expect(await stillSignedIn(s.cookie)).toBe(false);
+    expect(logs.join('')).toContain('logout: could not read the session clients');
+  });
+
   it('skips a stored URI that cannot be written into the CSP (one that bypassed validation)', async () => {
     // Written straight to storage, as a record from before validation or edited by hand would be.
     const bad = 'https://a;script-src.example/fc';

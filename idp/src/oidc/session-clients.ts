@@ -2,8 +2,8 @@
  * Which clients (those with a back- or front-channel logout URI) received an authorization code
  * within one browser session, by its public id (`sid`), so that ending the session can tell each
  * of them (back-channel logout tokens, front-channel iframes). One record per session, read once
- * when it ends. Kept in the
- * shared store, so the instance that ends a session reaches clients another instance served.
+ * when it ends. Kept in the shared store, so the instance that ends a session reaches clients
+ * another instance served.
  * A read-modify-write: two authorizations finishing at the same instant in one session may
  * leave one client out (both are still signed out of the IdP; only that RP's notice is lost).
  */
