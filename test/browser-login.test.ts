@@ -2,11 +2,16 @@
  * A real browser: headless Chromium (Debian `chromium`, driven by playwright-core) signs in
  * through the IdP's login page and reaches the example RP (examples/oidc-rp) holding an
  * ML-DSA-65-signed ID token — once with a server-side session, once with chunked cookies.
- * IdP and RP run on different hosts (localhost vs 127.0.0.1), as separate sites would.
+ * IdP and RP run on different hosts (localhost vs 127.0.0.1), as separate sites would. Then
+ * front-channel logout: a second RP (a bare node:http server) gets a code in the same session,
+ * and signing out at the IdP loads its logout URI in an iframe — the request must arrive with
+ * the right `iss` and `sid` (so the page's CSP `frame-src` lets it through) before the browser
+ * continues to its post-logout URI.
  *
  * Without Chromium the test skips locally, but never in CI (CI=1): there it must run.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -34,12 +39,16 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
   let browser: Browser;
   let dir: string;
   let alice: { sub: string };
+  let issuer: string;
+  /** The front-channel RP: every request it got, when it finished answering, in order. */
+  let fcRp: Server;
+  let fcUrl: string;
+  const fcSeen: Array<{ path: string; query: URLSearchParams; answeredAt: number; at: number }> = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-browser-'));
     const [idpPort, rpPort] = [await freePort(), await freePort()];
     const rpUrl = `http://127.0.0.1:${rpPort}`;
-    let issuer: string;
     ({ idp, issuer } = await createLocalIdp(dir, idpPort));
     alice = await idp.ctx.accounts.create({
       username: 'alice',
@@ -51,6 +60,31 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
       client_name: 'Example RP',
       redirect_uris: [`${rpUrl}/callback`],
       id_token_signed_response_alg: 'ML-DSA-65',
+    });
+    const fcPort = await freePort();
+    fcUrl = `http://127.0.0.1:${fcPort}`;
+    // Answers the logout frame after 200 ms: the IdP page must wait for it before moving on.
+    fcRp = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', fcUrl);
+      const seen = { path: url.pathname, query: url.searchParams, at: Date.now(), answeredAt: 0 };
+      fcSeen.push(seen);
+      setTimeout(
+        () => {
+          seen.answeredAt = Date.now();
+          res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-cache, no-store' });
+          res.end(`<!doctype html><title>fc</title><p id="path">${url.pathname}</p>`);
+        },
+        url.pathname === '/fc' ? 200 : 0,
+      ).unref();
+    });
+    await new Promise<void>((r) => fcRp.listen(fcPort, '127.0.0.1', r));
+    await registerClient(idp.ctx, {
+      client_id: 'fc-rp',
+      redirect_uris: [`${fcUrl}/cb`],
+      token_endpoint_auth_method: 'none',
+      post_logout_redirect_uris: [`${fcUrl}/bye`],
+      frontchannel_logout_uri: `${fcUrl}/fc?rp=fc`,
+      frontchannel_logout_session_required: true,
     });
     await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
     rp = await createRp({
@@ -68,6 +102,7 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
     await browser?.close();
     await rp?.close();
     await idp?.close();
+    await new Promise((r) => (fcRp ? fcRp.close(r) : r(undefined)));
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -114,4 +149,59 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
       await context.close();
     }
   });
+
+  it('signs out at the IdP: the front-channel RP is framed with iss and sid, then the browser continues', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(rp.url);
+      await page.click('#login-session');
+      await page.waitForSelector('input[name="username"]');
+      await page.fill('input[name="username"]', 'alice');
+      await page.fill('input[name="password"]', 'correct horse battery staple');
+      await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
+      await page.waitForFunction(
+        `location.origin === ${JSON.stringify(new URL(rp.url).origin)} || !!document.querySelector('button[name="decision"]')`,
+      );
+      const allow = page.locator('button[name="decision"][value="allow"]');
+      if ((await allow.count()) > 0) await allow.click();
+      await page.waitForSelector('#signed-in');
+      const sid = JSON.parse((await page.textContent('#claims')) as string).sid as string;
+      expect(sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      // The second RP gets a code in the same IdP session, silently.
+      const authorize = new URL(`${issuer}/authorize`);
+      authorize.search = new URLSearchParams({
+        client_id: 'fc-rp',
+        redirect_uri: `${fcUrl}/cb`,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }).toString();
+      await page.goto(authorize.href);
+      expect(new URL(page.url()).pathname).toBe('/cb');
+      expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+
+      const end = new URL(`${issuer}/end_session`);
+      end.search = new URLSearchParams({
+        client_id: 'fc-rp',
+        post_logout_redirect_uri: `${fcUrl}/bye`,
+        state: 'fc-state',
+      }).toString();
+      await page.goto(end.href);
+      await page.click('button[name="logout"][value="yes"]');
+      await page.waitForURL(`${fcUrl}/bye?state=fc-state`, { timeout: 20_000 });
+
+      const frame = fcSeen.find((s) => s.path === '/fc');
+      expect(frame?.query.get('rp')).toBe('fc');
+      expect(frame?.query.get('iss')).toBe(issuer);
+      expect(frame?.query.get('sid')).toBe(sid);
+      // The browser moved on only once the frame had its answer (not on the 3 s timeout either).
+      const bye = fcSeen.find((s) => s.path === '/bye');
+      expect(bye?.at).toBeGreaterThanOrEqual(frame?.answeredAt as number);
+      expect((bye?.at as number) - (frame?.answeredAt as number)).toBeLessThan(2500);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

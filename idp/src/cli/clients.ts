@@ -54,6 +54,8 @@ add options:
   --require-par               authorization requests only through PAR
   --request-object-alg ALG    the only alg accepted on its request objects (needs keys)
   --backchannel-logout-uri URL  where logout tokens are POSTed
+  --frontchannel-logout-uri URL  loaded in an iframe when the user signs out (iss and sid appended;
+                              scheme, host and port of a redirect URI)
   --metadata FILE             client metadata as JSON (RFC 7591 members); flags override it
   --fits cookie,header,url    where the client must carry its tokens (default cookie,header);
                               a warning on stderr when the chosen algorithm's tokens do not fit
@@ -93,6 +95,7 @@ async function add(rest: string[]): Promise<void> {
       'require-par': { type: 'boolean' },
       'request-object-alg': { type: 'string' },
       'backchannel-logout-uri': { type: 'string' },
+      'frontchannel-logout-uri': { type: 'string' },
       metadata: { type: 'string' },
       fits: { type: 'string' },
       config: { type: 'string' },
@@ -146,6 +149,9 @@ async function add(rest: string[]): Promise<void> {
       : {}),
     ...(values['backchannel-logout-uri'] !== undefined
       ? { backchannel_logout_uri: values['backchannel-logout-uri'] }
+      : {}),
+    ...(values['frontchannel-logout-uri'] !== undefined
+      ? { frontchannel_logout_uri: values['frontchannel-logout-uri'] }
       : {}),
   };
   await mapErrors(() =>

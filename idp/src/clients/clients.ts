@@ -75,6 +75,10 @@ export interface Client {
   backchannel_logout_uri?: string;
   /** The logout token must carry `sid` (always true here: pqid always sends it). */
   backchannel_logout_session_required?: boolean;
+  /** OIDC Front-Channel Logout 1.0: loaded in a hidden iframe of the signed-out page. */
+  frontchannel_logout_uri?: string;
+  /** `iss` and `sid` must be appended (always true here: pqid always appends them). */
+  frontchannel_logout_session_required?: boolean;
   /** RFC 7592: SHA-256 digest of the registration access token (dynamically registered clients). */
   registration_access_token_hash?: string;
   /** RFC 7591 §3.2.1, epoch seconds. */
@@ -111,6 +115,8 @@ export interface ClientInput {
   require_signed_request_object?: boolean;
   backchannel_logout_uri?: string;
   backchannel_logout_session_required?: boolean;
+  frontchannel_logout_uri?: string;
+  frontchannel_logout_session_required?: boolean;
   default_acr_values?: string[];
 }
 
@@ -139,6 +145,7 @@ const STRING_FIELDS = [
   'request_object_signing_alg',
   'jwks_uri',
   'backchannel_logout_uri',
+  'frontchannel_logout_uri',
 ] as const;
 const BOOLEAN_FIELDS = [
   'require_pkce',
@@ -146,6 +153,7 @@ const BOOLEAN_FIELDS = [
   'require_pushed_authorization_requests',
   'require_signed_request_object',
   'backchannel_logout_session_required',
+  'frontchannel_logout_session_required',
 ] as const;
 const LIST_FIELDS = [
   'redirect_uris',
@@ -397,6 +405,38 @@ function checkServerUrl(field: string, uri: string): string {
   return uri;
 }
 
+const FRONTCHANNEL = 'frontchannel_logout_uri';
+
+/**
+ * OIDC Front-Channel Logout 1.0 §2. The browser loads this URI in an iframe of the IdP's
+ * signed-out page, so: https, or http on loopback (an https page may frame nothing else); the
+ * scheme, host and port of a registered redirect URI (a MUST of §2, and it keeps a client from
+ * framing someone else's site in our page); a host that can be written in the page's CSP
+ * `frame-src` (WHATWG URLs allow `;` `,` `'` in hosts, CSP host-sources do not, nor IPv6
+ * literals); a query kept as registered, but without `iss` or `sid`, which the IdP appends.
+ */
+function checkFrontchannelLogoutUri(uri: string, redirectUris: string[]): void {
+  const url = absoluteUrl(FRONTCHANNEL, uri);
+  const loopback = ['localhost', '127.0.0.1'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    throw new ClientError(
+      `${FRONTCHANNEL} must be https (http only for localhost or 127.0.0.1)`,
+      FRONTCHANNEL,
+    );
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(url.hostname))
+    throw new ClientError(`${FRONTCHANNEL}: the host must be a DNS name or an IPv4 address`, FRONTCHANNEL);
+  if (url.username || url.password)
+    throw new ClientError(`${FRONTCHANNEL} must not carry a user name or password`, FRONTCHANNEL);
+  if (url.searchParams.has('iss') || url.searchParams.has('sid'))
+    throw new ClientError(`${FRONTCHANNEL}: iss and sid are appended by the provider`, FRONTCHANNEL);
+  const origins = redirectUris.map((r) => new URL(r).origin);
+  if (!origins.includes(url.origin))
+    throw new ClientError(
+      `${FRONTCHANNEL}: scheme, host and port must be those of a registered redirect_uri`,
+      FRONTCHANNEL,
+    );
+}
+
 type Extras = Pick<
   Client,
   | 'access_token_format'
@@ -412,6 +452,8 @@ type Extras = Pick<
   | 'require_signed_request_object'
   | 'backchannel_logout_uri'
   | 'backchannel_logout_session_required'
+  | 'frontchannel_logout_uri'
+  | 'frontchannel_logout_session_required'
   | 'default_acr_values'
 >;
 
@@ -463,6 +505,8 @@ async function validateExtras(input: ClientInput, method: TokenEndpointAuthMetho
   if (input.jwks_uri !== undefined) checkServerUrl('jwks_uri', input.jwks_uri);
   if (input.backchannel_logout_uri !== undefined)
     checkServerUrl('backchannel_logout_uri', input.backchannel_logout_uri);
+  if (input.frontchannel_logout_uri !== undefined)
+    checkFrontchannelLogoutUri(input.frontchannel_logout_uri, input.redirect_uris ?? []);
   const flag = <K extends keyof Extras>(k: K, v: boolean | undefined) => (v ? { [k]: true } : {});
   return {
     access_token_format: format,
@@ -489,6 +533,13 @@ async function validateExtras(input: ClientInput, method: TokenEndpointAuthMetho
           backchannel_logout_uri: input.backchannel_logout_uri,
           // pqid always puts sid in logout tokens, so the requirement is always met.
           backchannel_logout_session_required: input.backchannel_logout_session_required ?? false,
+        }
+      : {}),
+    ...(input.frontchannel_logout_uri !== undefined
+      ? {
+          frontchannel_logout_uri: input.frontchannel_logout_uri,
+          // pqid always appends iss and sid, so the requirement is always met.
+          frontchannel_logout_session_required: input.frontchannel_logout_session_required ?? false,
         }
       : {}),
     ...(acr !== undefined ? { default_acr_values: [...acr] } : {}),

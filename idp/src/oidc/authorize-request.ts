@@ -39,8 +39,8 @@ export interface AuthRequest {
   resources?: string[];
   /** RFC 9449 §10: the code may only be redeemed with a DPoP proof of this key. */
   dpopJkt?: string;
-  /** The client has a back-channel logout URI: remember it in the session (session-clients.ts). */
-  backchannelLogout?: true;
+  /** The client has a back- or front-channel logout URI: remember it in the session (session-clients.ts). */
+  logoutNotice?: true;
   /**
    * The client registered itself (RFC 7591), so the operator never vetted it: the user must
    * consent to every scope it asks for (consent.ts).
@@ -205,7 +205,9 @@ export async function validateAuthorizeRequest(
     ...(responseMode === 'form_post' ? { responseMode } : {}),
     ...(resources?.length ? { resources: [...new Set(resources)] } : {}),
     ...(params.dpop_jkt !== undefined ? { dpopJkt: params.dpop_jkt } : {}),
-    ...(client.backchannel_logout_uri !== undefined ? { backchannelLogout: true as const } : {}),
+    ...(client.backchannel_logout_uri !== undefined || client.frontchannel_logout_uri !== undefined
+      ? { logoutNotice: true as const }
+      : {}),
     ...(client.registration_access_token_hash !== undefined ? { thirdParty: true as const } : {}),
     ...(acrValues?.length ? { acrValues } : {}),
     ...(acrClaim ? { acrClaim } : {}),

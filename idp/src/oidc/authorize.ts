@@ -175,9 +175,9 @@ export async function authorizeRoutes(
       ...(request.dpopJkt !== undefined ? { dpopJkt: request.dpopJkt } : {}),
       ...(auth.sid !== undefined ? { sid: auth.sid } : {}),
     });
-    // Remembered so that ending this session can tell the client (back-channel logout); clients
-    // without a back-channel logout URI cost no storage round trip here.
-    if (auth.sid !== undefined && request.backchannelLogout)
+    // Remembered so that ending this session can tell the client (back- or front-channel
+    // logout); clients with neither logout URI cost no storage round trip here.
+    if (auth.sid !== undefined && request.logoutNotice)
       await rememberSessionClient(ctx, auth.sid, auth.accountId, request.clientId);
     return answer(reply, request, { code });
   }

@@ -22,11 +22,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Client } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
 import { randomToken, tokenId } from '../crypto/secrets.ts';
 import { metricsFor } from '../metrics.ts';
 import type { Adapter } from '../storage/adapter.ts';
-import { takeSessionClients } from './session-clients.ts';
+import { takeLoggedInClients } from './session-clients.ts';
 import { signToken } from './signing.ts';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -127,9 +128,11 @@ export class BackchannelLogout {
   /**
    * A session ended: put a notice for each of its clients in the outbox. Resolves once they are
    * stored (before the sign-out answers); the POSTs run in the background. Never throws: the
-   * user is signed out either way, and a failure here is logged.
+   * user is signed out either way, and a failure here is logged. `clients`: the session's
+   * clients when the caller has read them already (the end-session endpoint does, for
+   * front-channel logout), else they are read here.
    */
-  async sessionEnded(session: { sid: string; accountId: string }): Promise<void> {
+  async sessionEnded(session: { sid: string; accountId: string; clients?: Client[] }): Promise<void> {
     const p = this.#fanOut(session)
       .catch((err: unknown) =>
         this.#log.error({ err }, 'back-channel logout: could not queue the deliveries of an ended session'),
@@ -142,15 +145,20 @@ export class BackchannelLogout {
     await p;
   }
 
-  async #fanOut({ sid, accountId }: { sid: string; accountId: string }): Promise<void> {
-    const taken = await takeSessionClients(this.#ctx, sid);
+  async #fanOut({ sid, accountId, clients }: { sid: string; accountId: string; clients?: Client[] }) {
     const ids = await Promise.all(
-      (taken?.clients ?? []).map(async (clientId) => {
-        const client = await this.#ctx.clients.find(clientId);
-        if (!client?.backchannel_logout_uri) return undefined;
-        const id = deliveryId(sid, clientId);
+      (clients ?? (await takeLoggedInClients(this.#ctx, sid))).map(async (client) => {
+        if (!client.backchannel_logout_uri) return undefined;
+        const id = deliveryId(sid, client.client_id);
         const now = Date.now();
-        const record: DeliveryRecord = { clientId, sub: accountId, sid, attempt: 1, due: now, created: now };
+        const record: DeliveryRecord = {
+          clientId: client.client_id,
+          sub: accountId,
+          sid,
+          attempt: 1,
+          due: now,
+          created: now,
+        };
         // A second write of the same notice (never expected) leaves the first one alone.
         await this.#outbox.insertIfAbsent(id, record, DELIVERY_MAX_AGE + RECORD_GRACE);
         return id;

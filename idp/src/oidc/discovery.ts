@@ -75,6 +75,9 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     // OIDC Back-Channel Logout 1.0: logout tokens always carry sid, and ID tokens do too.
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
+    // OIDC Front-Channel Logout 1.0: iss and sid are always appended to the iframe's URI.
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
     // Read for `id_token.acr` (OIDC Core §5.5.1.1), in a query, a request object or a pushed
     // request alike; other claims follow the granted scopes.
     claims_parameter_supported: true,

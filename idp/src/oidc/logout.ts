@@ -5,7 +5,9 @@
  * `post_logout_redirect_uri` must exactly match one the client registered, else the user stays
  * here. Only a hint naming the signed-in user and session (`sub`, and `sid`) ends the session
  * without a question; otherwise the user confirms on a CSRF-protected page, so a third-party
- * page cannot sign anyone out, not even with an ID token of its own.
+ * page cannot sign anyone out, not even with an ID token of its own. However it ends, the
+ * session's clients are told: on the back channel (backchannel-logout.ts) and, in the page the
+ * user sees, on the front channel (frontchannel-logout.ts).
  */
 
 import { algorithms, createLocalJWKSet, type JwtClaims, verifyJwt } from '@pqid/jose';
@@ -20,6 +22,8 @@ import { redirect303, sendPage } from '../ui/html.ts';
 import { errorPage, logoutConfirmPage, messagePage } from '../ui/pages.ts';
 import { redirectWith } from './authorize-request.ts';
 import type { BackchannelLogout } from './backchannel-logout.ts';
+import { sendFrontchannelLogout } from './frontchannel-logout.ts';
+import { takeLoggedInClients } from './session-clients.ts';
 
 const LOGOUT_COOKIE = 'pqid_logout';
 const PARAMS = [
@@ -57,6 +61,12 @@ interface LogoutRecord extends LogoutTarget {
 }
 
 class LogoutError extends Error {}
+
+/** A session just ended: its public id and the clients that got a code in it. */
+interface Ended {
+  sid: string;
+  clients: Client[];
+}
 
 /** What a verified `id_token_hint` says: the user, the client it was issued to, the session. */
 interface Hint {
@@ -130,18 +140,39 @@ export async function logoutRoutes(
   }
 
   /**
-   * End the browser session; its clients' notices are in the outbox before this answers, and
-   * are POSTed behind it.
+   * End the browser session. Its clients, read once, hear of it on the back channel (their
+   * notices are in the outbox before this answers, and are POSTed behind it) and on the front
+   * channel in this answer: returned for `done` to render.
    */
-  async function signOut(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async function signOut(req: FastifyRequest, reply: FastifyReply): Promise<Ended | undefined> {
     const ended = await endSession(ctx, req, reply);
-    if (ended?.sid !== undefined)
-      await backchannel.sessionEnded({ sid: ended.sid, accountId: ended.accountId });
+    if (ended?.sid === undefined) return undefined;
+    let clients: Client[];
+    try {
+      clients = await takeLoggedInClients(ctx, ended.sid);
+    } catch (err) {
+      // The user is signed out all the same; only the applications' notices are lost.
+      req.log.error({ err }, 'logout: could not read the session clients');
+      return undefined;
+    }
+    await backchannel.sessionEnded({ sid: ended.sid, accountId: ended.accountId, clients });
+    return { sid: ended.sid, clients };
   }
 
-  function done(reply: FastifyReply, record: LogoutTarget): FastifyReply {
-    if (record.postLogoutRedirectUri)
-      return redirect303(reply, redirectWith(record.postLogoutRedirectUri, { state: record.state }));
+  function done(reply: FastifyReply, record: LogoutTarget, ended?: Ended): FastifyReply {
+    const continueTo = record.postLogoutRedirectUri
+      ? redirectWith(record.postLogoutRedirectUri, { state: record.state })
+      : undefined;
+    const frames = ended
+      ? sendFrontchannelLogout(reply, {
+          issuer: ctx.config.issuer,
+          sid: ended.sid,
+          clients: ended.clients,
+          ...(continueTo !== undefined ? { continueTo } : {}),
+        })
+      : undefined;
+    if (frames) return frames;
+    if (continueTo !== undefined) return redirect303(reply, continueTo);
     return sendPage(reply, 200, messagePage('Signed out', 'You are signed out. You can close this page.'));
   }
 
@@ -174,10 +205,7 @@ export async function logoutRoutes(
       ...(params.state !== undefined ? { state: params.state } : {}),
     };
     const session = await currentSession(ctx, req);
-    if (vouchesFor(hint, session)) {
-      await signOut(req, reply);
-      return done(reply, record);
-    }
+    if (vouchesFor(hint, session)) return done(reply, record, await signOut(req, reply));
     const uid = randomToken(16);
     const csrf = randomToken();
     await pending.upsert(`logout:${uid}`, { ...record, csrf }, ctx.config.ttl.interaction);
@@ -223,9 +251,9 @@ export async function logoutRoutes(
       reply.clearCookie(LOGOUT_COOKIE, cookieOptions(ctx, path));
       if (req.body.logout === 'no')
         return sendPage(reply, 200, messagePage('Still signed in', 'You are still signed in.'));
-      await signOut(req, reply);
+      const ended = await signOut(req, reply);
       const { csrf: _csrf, consumed: _c, ...rest } = record;
-      return done(reply, rest);
+      return done(reply, rest, ended);
     },
   );
 }

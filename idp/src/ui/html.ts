@@ -52,7 +52,8 @@ ${body}
 /**
  * Pages are never cached or framed. `form-action` must allow the client's redirect target too:
  * browsers apply it to the redirect that follows a form submission. `scripts` are CSP sources:
- * hashes of inline scripts, or the exact URL of a static one; `connect` lets a script fetch.
+ * hashes of inline scripts, or the exact URL of a static one; `connect` lets a script fetch;
+ * `frames` are the origins the page may load in iframes (front-channel logout only).
  */
 export function sendPage(
   reply: FastifyReply,
@@ -61,10 +62,12 @@ export function sendPage(
   formTargets: string[] = [],
   scripts: string[] = [],
   connect: string[] = [],
+  frames: string[] = [],
 ): FastifyReply {
   const formAction = ["'self'", ...formTargets].join(' ');
   const scriptSrc = scripts.length ? `; script-src ${scripts.join(' ')}` : '';
   const connectSrc = connect.length ? `; connect-src ${connect.join(' ')}` : '';
+  const frameSrc = frames.length ? `; frame-src ${frames.join(' ')}` : '';
   return reply
     .code(status)
     .headers({
@@ -73,7 +76,7 @@ export function sendPage(
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${scriptSrc}${connectSrc}`,
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'${scriptSrc}${connectSrc}${frameSrc}`,
     })
     .send(html);
 }

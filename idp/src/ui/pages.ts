@@ -53,3 +53,45 @@ export function logoutConfirmPage(input: LogoutPageInput): string {
 export function messagePage(title: string, message: string): string {
   return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p role="status">${escapeHtml(message)}</p>`);
 }
+
+/**
+ * Continues to the application once every front-channel frame has loaded (the window's load
+ * event waits for its iframes) or after 3 s, whichever comes first: an RP that hangs must not
+ * keep the user here. Allowed by its CSP hash; without scripts, a refresh does the same.
+ */
+export const CONTINUE_AFTER_FRAMES = inlineScript(
+  "(function(){var a=document.getElementById('continue'),gone=false;function go(){if(!gone){gone=true;location.replace(a.href)}}addEventListener('load',go);setTimeout(go,3000)})();",
+);
+
+export interface SignedOutPageInput {
+  /** One hidden iframe each: the application's name and its front-channel logout URL. */
+  frames: Array<{ name: string; src: string }>;
+  /** Where to go once the frames are done (the post_logout_redirect_uri with its state). */
+  continueTo?: string;
+}
+
+/** OIDC Front-Channel Logout 1.0 §3: the signed-out page renders each RP's logout URI in an iframe. */
+export function frontchannelLogoutPage({ frames, continueTo }: SignedOutPageInput): string {
+  const names = frames.map((f) => `<li>${escapeHtml(f.name)}</li>`).join('\n');
+  const iframes = frames
+    .map(
+      (f) =>
+        `<iframe hidden title="Signing out of ${escapeHtml(f.name)}" src="${escapeHtml(f.src)}"></iframe>`,
+    )
+    .join('\n');
+  const next = continueTo
+    ? `<p><a id="continue" href="${escapeHtml(continueTo)}">Continue to the application</a></p>
+<noscript><meta http-equiv="refresh" content="0;url=${escapeHtml(continueTo)}"></noscript>
+${CONTINUE_AFTER_FRAMES.tag}`
+    : '<p class="muted">You can close this page.</p>';
+  return layout(
+    'Signed out',
+    `<h1>Signed out</h1>
+<p role="status">You are signed out. Signing you out of these applications too:</p>
+<ul class="scopes">
+${names}
+</ul>
+${iframes}
+${next}`,
+  );
+}
