@@ -348,9 +348,10 @@ const TARGET_RATIO = { ES256: 1.3, 'ML-DSA-65': 1.1 };
 /**
  * The client_credentials token taken apart on the running server, from the harness phases of
  * this run (load/lib/idp-server.mjs): HTTP floor, + signature, + storage write, + protocol. Each
- * part is a difference of two targets' server CPU per token (saturate and steady pooled); its
- * `noise` is the mean of the two targets' saturate-vs-steady differences, the spread of one
- * measurement within this run (the phases of one run are minutes apart).
+ * part is a difference of two targets' server CPU per token (saturate and steady pooled). The
+ * saturate phases and the steady phases each give their own estimate of a part; half their
+ * disagreement is its `noise`, the spread of one measurement within this run (its phases are
+ * minutes apart on a shared machine).
  */
 export function decomposeToken(results) {
   const rows = results.throughput ?? [];
@@ -358,14 +359,20 @@ export function decomposeToken(results) {
     const ph = rows.filter((r) => r.target === target && r.grant === 'client_credentials' && r.alg === alg);
     const tokens = ph.reduce((n, r) => n + r.tokens, 0);
     if (!ph.length || tokens === 0) return undefined;
-    const ms = (r) => (r.tokens > 0 ? (r.serverCpuSeconds / r.tokens) * 1000 : Number.NaN);
-    const each = ph.map(ms).filter(Number.isFinite);
+    const of = (name) => {
+      const r = ph.find((x) => x.phase === name);
+      return r && r.tokens > 0 ? (r.serverCpuSeconds / r.tokens) * 1000 : Number.NaN;
+    };
     return {
       ms: (ph.reduce((c, r) => c + r.serverCpuSeconds, 0) / tokens) * 1000,
-      spread: each.length > 1 ? Math.max(...each) - Math.min(...each) : 0,
+      saturate: of('saturate'),
+      steady: of('steady'),
     };
   };
-  const diff = (a, b) => a && b && { ms: a.ms - b.ms, noise: (a.spread + b.spread) / 2 };
+  const diff = (a, b) => {
+    const noise = Math.abs(a.saturate - b.saturate - (a.steady - b.steady)) / 2;
+    return { ms: a.ms - b.ms, noise: Number.isFinite(noise) ? noise : 0 };
+  };
   const opEs = measure('oidc-provider', 'ES256');
   const out = [];
   for (const alg of Object.keys(TARGET_RATIO)) {
@@ -378,13 +385,13 @@ export function decomposeToken(results) {
     const budget = opEs ? opEs.ms / ratio : undefined;
     out.push({
       alg,
-      http: { ms: floor.ms, noise: floor.spread / 2 },
+      http: { ms: floor.ms, noise: 0 },
       signature: diff(sign, floor),
       storage: diff(store, sign),
       protocol: diff(token, store),
-      token: { ms: token.ms, noise: token.spread / 2 },
+      token: { ms: token.ms },
       // What cannot go without dropping a requirement: answering over HTTP, signing, storing.
-      irreducible: { ms: store.ms, noise: store.spread / 2 },
+      irreducible: { ms: store.ms },
       ...(opEs
         ? {
             target: {
@@ -402,7 +409,9 @@ export function decomposeToken(results) {
 }
 
 const part = (p) =>
-  `${f(p.ms, 3)}${Math.abs(p.ms) <= p.noise ? ` (± ${f(p.noise, 3)}: inside the noise)` : ''}`;
+  p.noise > 0
+    ? `${f(p.ms, 3)} ± ${f(p.noise, 3)}${Math.abs(p.ms) <= p.noise ? ' (inside the noise)' : ''}`
+    : f(p.ms, 3);
 
 /** One progress line per algorithm: the decomposition as soon as its phases have run. */
 export function tokenDecomposition(results) {
@@ -430,7 +439,7 @@ export function decompositionSection(results) {
   const out = [
     '### Where a client_credentials token goes (issue 12, server CPU ms per token, this run)',
     '',
-    'Harness routes of the same IdP, driven by the same k6 requests (`load/lib/idp-server.mjs`): `/__load/floor` answers a canned token response, `/__load/sign-floor` signs a fresh access token as the token endpoint does, `/__load/store-floor` also stores its record. Each part is the difference of two of them; a part whose size is within the spread of its saturate and steady phases is marked as inside the noise (the phases of one run are minutes apart).',
+    'Harness routes of the same IdP, driven by the same k6 requests (`load/lib/idp-server.mjs`): `/__load/floor` answers a canned token response, `/__load/sign-floor` signs a fresh access token as the token endpoint does, `/__load/store-floor` also stores its record. Each part is the difference of two of them; the saturate and the steady phases each give an estimate of a part, and a part no larger than half their disagreement is marked as inside the noise (the phases of one run are minutes apart).',
     '',
     `| part | ${ds.map((d) => d.alg).join(' | ')} |`,
     `|---|${ds.map(() => '---:').join('|')}|`,
