@@ -126,12 +126,13 @@ idp.app.post('/__load/floor', async (req, reply) => {
 });
 // The token endpoint's own parts, one at a time, for the decomposition in the load report: the
 // same k6 requests and response shape as /token, with no client authentication, grant checks or
-// metrics (the body is not even parsed for its fields). `sign-floor` builds and signs a fresh
-// client_credentials access token as issue.ts does (its signToken is not exported, so this calls
-// @pqid/jose's signJwt with the same claims, options and key-manager key); `store-floor` also
-// writes the access-token record under the token's digest before answering, as issue.ts does.
-// Their differences to /__load/floor and to /token are the signature, the storage write and the
-// protocol work, all measured on the same server in the same run.
+// metrics (the form body is parsed, as for every route, but not validated or read).
+// `sign-floor` builds and signs a fresh client_credentials access token as issue.ts does (its
+// signToken is not exported, so this calls @pqid/jose's signJwt with the same claims, options
+// and key-manager key); `store-floor` also writes the access-token record under the token's
+// digest before answering, as issue.ts does. Their differences to /__load/floor and to /token
+// are the signature, the storage write and the protocol work, measured on the same server in
+// the same run.
 const harnessJti = pooledTokens(16);
 async function harnessToken(alg) {
   const { ctx } = idp;
