@@ -18,7 +18,7 @@ import { signCostPerAlg, slhDsaSignCost } from './lib/bench.mjs';
 import { measureColdPath } from './lib/cold-path.mjs';
 import { loginFlow } from './lib/flow.mjs';
 import { cpuSeconds, findK6, freePort, runK6, startChild, stopChild } from './lib/proc.mjs';
-import { writeReport } from './lib/report.mjs';
+import { tokenBudget, tokenDecomposition, writeReport } from './lib/report.mjs';
 import { buildSizeItems } from './lib/samples.mjs';
 
 const loadDir = dirname(fileURLToPath(import.meta.url));
@@ -43,6 +43,16 @@ export const SCENARIOS = ['sizes', 'throughput', 'placement', 'login', 'tls'];
 const COMPARE_ALGS = ['ES256', 'ML-DSA-65'];
 /** The algorithms whose token responses the HTTP-floor phases replay (see `pqid-floor`). */
 const FLOOR_ALGS = ['ES256', 'ML-DSA-65'];
+/**
+ * The token endpoint taken apart, each a harness route of the same IdP driven by the same k6
+ * requests (load/lib/idp-server.mjs): a canned response (HTTP floor), + a freshly signed access
+ * token, + its storage write. /token itself adds the protocol on top (report: tokenDecomposition).
+ */
+const FLOOR_ROUTES = [
+  { target: 'pqid-floor', path: '/__load/floor' },
+  { target: 'pqid-sign-floor', path: '/__load/sign-floor' },
+  { target: 'pqid-store-floor', path: '/__load/store-floor' },
+];
 /**
  * The placement study's hot-path algorithms, on an IdP whose cold-path root is SLH-DSA-SHA2-128s
  * (SAML certificates and metadata, a signed JWKS) and which accepts SLH-DSA clients
@@ -244,7 +254,7 @@ export async function main(argv) {
     (opts.scenarios.includes('sizes') ? 1 : 0) +
     (withThroughput
       ? opts.algs.length * 4 +
-        FLOOR_ALGS.filter((a) => opts.algs.includes(a)).length * 2 +
+        FLOOR_ALGS.filter((a) => opts.algs.includes(a)).length * 2 * FLOOR_ROUTES.length +
         (opts.compare ? COMPARE_ALGS.length * 2 : 0) +
         1
       : 0) +
@@ -454,17 +464,21 @@ export async function main(argv) {
     // ---- throughput ----------------------------------------------------------------------
     if (withThroughput) {
       await matrix('pqid', idp, ['client_credentials', 'refresh_token'], opts.algs);
-      // The HTTP floor: the same k6 requests against a harness route of the same server that
-      // answers with a canned token response of the same bytes, with no client authentication,
-      // signing or storage behind it. pqid's CPU per token minus this is what the IdP itself adds.
-      for (const alg of FLOOR_ALGS.filter((a) => opts.algs.includes(a))) {
-        const tokenUrl = `${idp.info.issuer}/__load/floor?alg=${encodeURIComponent(alg)}`;
-        const peak = await phase('pqid-floor', idp, 'client_credentials', alg, 'saturate', { tokenUrl });
-        await phase('pqid-floor', idp, 'client_credentials', alg, 'steady', {
-          tokenUrl,
-          rate: Math.max(1, 0.7 * peak.tokensPerSecond),
-        });
+      // The HTTP floor and the token endpoint's parts: the same k6 requests against harness
+      // routes of the same server — a canned token response of the same bytes, then a freshly
+      // signed token, then a signed and stored one — with no client authentication or grant
+      // checks behind them. The differences split pqid's CPU per token, all in this run.
+      for (const { target, path } of FLOOR_ROUTES) {
+        for (const alg of FLOOR_ALGS.filter((a) => opts.algs.includes(a))) {
+          const tokenUrl = `${idp.info.issuer}${path}?alg=${encodeURIComponent(alg)}`;
+          const peak = await phase(target, idp, 'client_credentials', alg, 'saturate', { tokenUrl });
+          await phase(target, idp, 'client_credentials', alg, 'steady', {
+            tokenUrl,
+            rate: Math.max(1, 0.7 * peak.tokensPerSecond),
+          });
+        }
       }
+      for (const line of tokenDecomposition(results)) progress.note(line);
       if (opts.compare) {
         const opPort = await freePort();
         const op = await startChild(nodeBin, join(loadDir, 'lib', 'oidc-provider-server.mjs'), {
@@ -474,6 +488,7 @@ export async function main(argv) {
         children.push(op.child);
         await matrix('oidc-provider', op, ['client_credentials'], COMPARE_ALGS);
         await stopChild(op.child);
+        for (const line of tokenBudget(results)) progress.note(line);
         results.meta.oidcProvider = JSON.parse(
           readFileSync(join(repoDir, 'node_modules', 'oidc-provider', 'package.json'), 'utf8'),
         ).version;

@@ -94,6 +94,14 @@ interface Results {
     >;
   };
   login: { flows: number; errorRate: number; perAlg: { alg: string; flows: number; flowP50: number }[] };
+  decomposition: {
+    alg: string;
+    http: { ms: number };
+    signature: { ms: number };
+    storage: { ms: number };
+    protocol: { ms: number };
+    target: { ratio: number; budgetMs: number };
+  }[];
   tls: {
     rounds: { group: string; handshakes: number; handshakesPerSecond: number }[];
     negotiated: Record<string, string>;
@@ -157,15 +165,34 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     const op = results.capacity.filter((r) => r.target === 'oidc-provider');
     expect(op.map((r) => r.alg).sort()).toEqual(['ES256', 'ML-DSA-65']);
     for (const r of op) expect(r.tokensPerCoreSecond).toBeGreaterThan(0);
-    // The HTTP floor replayed real token responses of the same server (JWTs, no errors).
-    const floor = results.capacity.filter((r) => r.target === 'pqid-floor');
-    expect(floor.map((r) => r.alg).sort()).toEqual(['ES256', 'ML-DSA-65']);
-    for (const r of floor) {
-      expect(r.jwt, `floor ${r.alg}`).toBe(true);
-      expect(r.errorRate, `floor ${r.alg}`).toBeLessThanOrEqual(0.01);
-      expect(r.tokensPerCoreSecond, `floor ${r.alg}`).toBeGreaterThan(0);
+    // The HTTP floor replayed real token responses of the same server, and the sign and store
+    // floors answered fresh JWTs (no errors): the token endpoint's parts, measured in this run.
+    for (const target of ['pqid-floor', 'pqid-sign-floor', 'pqid-store-floor']) {
+      const floor = results.capacity.filter((r) => r.target === target);
+      expect(floor.map((r) => r.alg).sort(), target).toEqual(['ES256', 'ML-DSA-65']);
+      for (const r of floor) {
+        expect(r.jwt, `${target} ${r.alg}`).toBe(true);
+        expect(r.errorRate, `${target} ${r.alg}`).toBeLessThanOrEqual(0.01);
+        expect(r.tokensPerCoreSecond, `${target} ${r.alg}`).toBeGreaterThan(0);
+      }
     }
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/### Targets \(issue 12/);
+    // The parts add up to the token endpoint's CPU per token; the budget is node-oidc-provider's.
+    const ms = (t: string, a: string) =>
+      results.capacity.find((r) => r.target === t && r.grant === 'client_credentials' && r.alg === a)
+        ?.cpuMsPerToken as number;
+    expect(results.decomposition.map((d) => d.alg)).toEqual(['ES256', 'ML-DSA-65']);
+    for (const d of results.decomposition) {
+      const sum = d.http.ms + d.signature.ms + d.storage.ms + d.protocol.ms;
+      expect(sum, d.alg).toBeCloseTo(ms('pqid', d.alg), 9);
+      expect(d.http.ms + d.signature.ms + d.storage.ms, d.alg).toBeCloseTo(ms('pqid-store-floor', d.alg), 9);
+      expect(d.target.budgetMs * d.target.ratio, d.alg).toBeCloseTo(ms('oidc-provider', 'ES256'), 9);
+    }
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/### Targets \(issue 12/);
+    // The decomposition, with the budget against node-oidc-provider, one column per algorithm.
+    expect(md).toMatch(/### Where a client_credentials token goes[\s\S]*\| part \| ES256 \| ML-DSA-65 \|/);
+    expect(md).toMatch(/\| \+ protocol \(token − store-floor\)[^\n]*\| -?\d+\.\d{3}/);
+    expect(md).toMatch(/\| budget per token[^\n]*\| \d+\.\d{3} \| \d+\.\d{3} \|/);
   });
 
   it('measures the placement regimes on a running IdP: a slow signer on the hot path collapses capacity', () => {

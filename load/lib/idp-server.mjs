@@ -10,12 +10,12 @@
  * Input: a JSON object in argv[2] (see run.mjs#startIdp).
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
 import { createIdp, loadConfig, registerClient } from '@pqid/idp';
-import { generateKeyPair } from '@pqid/jose';
+import { generateKeyPair, signJwt } from '@pqid/jose';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -124,6 +124,58 @@ idp.app.post('/__load/floor', async (req, reply) => {
   if (!body) return reply.code(404).send({ error: 'not_found' });
   return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(body);
 });
+// The token endpoint's own parts, one at a time, for the decomposition in the load report: the
+// same k6 requests and response shape as /token, with no client authentication, grant checks or
+// metrics (the form body is parsed, as for every route, but not validated or read).
+// `sign-floor` builds and signs a fresh client_credentials access token as issue.ts does (its
+// signToken is not exported, so this calls @pqid/jose's signJwt with the same claims, options
+// and key-manager key); `store-floor` also writes the access-token record under the token's
+// digest before answering, as issue.ts does. Their differences to /__load/floor and to /token
+// are the signature, the storage write and the protocol work, measured on the same server in
+// the same run.
+const harnessJti = pooledTokens(16);
+async function harnessToken(alg) {
+  const { ctx } = idp;
+  const clientId = clients[alg].confidential.id;
+  const { issuer: iss, ttl } = ctx.config;
+  const key = await ctx.keys.signerFor('access_token', alg);
+  const jwt = await signJwt({ client_id: clientId, scope: 'api', jti: harnessJti() }, key, {
+    typ: 'at+jwt',
+    issuer: iss,
+    subject: clientId,
+    audience: iss,
+    expiresIn: ttl.accessToken,
+  });
+  return { clientId, jwt };
+}
+const tokenResponse = (reply, jwt) =>
+  reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
+    access_token: jwt,
+    token_type: 'Bearer',
+    expires_in: idp.ctx.config.ttl.accessToken,
+    scope: 'api',
+  });
+idp.app.post('/__load/sign-floor', async (req, reply) => {
+  const alg = req.query.alg;
+  if (!clients[alg]) return reply.code(404).send({ error: 'not_found' });
+  const { jwt } = await harnessToken(alg);
+  return tokenResponse(reply, jwt);
+});
+idp.app.post('/__load/store-floor', async (req, reply) => {
+  const alg = req.query.alg;
+  if (!clients[alg]) return reply.code(404).send({ error: 'not_found' });
+  const { clientId, jwt } = await harnessToken(alg);
+  const ttl = idp.ctx.config.ttl.accessToken;
+  const iat = Math.floor(Date.now() / 1000);
+  await idp.ctx.storage
+    .adapter('AccessToken')
+    .upsert(
+      createHash('sha256').update(jwt).digest('base64url'),
+      { clientId, scope: 'api', iat, exp: iat + ttl, format: 'jwt' },
+      ttl,
+    );
+  return tokenResponse(reply, jwt);
+});
 for (const alg of floorAlgs.filter((a) => clients[a])) {
   const { id, secret } = clients[alg].confidential;
   const r = await idp.app.inject({
@@ -180,6 +232,20 @@ const stop = () => {
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
+
+/** Random base64url handles cut from one CSPRNG buffer, as the IdP's randomToken does. */
+function pooledTokens(bytes) {
+  let pool = Buffer.alloc(0);
+  let at = 0;
+  return () => {
+    if (at + bytes > pool.length) {
+      pool = randomBytes(bytes * 256);
+      at = 0;
+    }
+    at += bytes;
+    return pool.toString('base64url', at - bytes, at);
+  };
+}
 
 /** A throwaway P-256 certificate for 127.0.0.1, made with the openssl CLI at run time. */
 function selfSigned(dir) {

@@ -342,6 +342,132 @@ export function issue12Targets(capacity) {
   return out;
 }
 
+/** Issue 12's per-token targets against node-oidc-provider's ES256 (client_credentials). */
+const TARGET_RATIO = { ES256: 1.3, 'ML-DSA-65': 1.1 };
+
+/**
+ * The client_credentials token taken apart on the running server, from the harness phases of
+ * this run (load/lib/idp-server.mjs): HTTP floor, + signature, + storage write, + protocol. Each
+ * part is a difference of two targets' server CPU per token (saturate and steady pooled). The
+ * saturate phases and the steady phases each give their own estimate of a part; half their
+ * disagreement is its `noise`, the spread of one measurement within this run (its phases are
+ * minutes apart on a shared machine).
+ */
+export function decomposeToken(results) {
+  const rows = results.throughput ?? [];
+  const measure = (target, alg) => {
+    const ph = rows.filter((r) => r.target === target && r.grant === 'client_credentials' && r.alg === alg);
+    const tokens = ph.reduce((n, r) => n + r.tokens, 0);
+    if (!ph.length || tokens === 0) return undefined;
+    const of = (name) => {
+      const r = ph.find((x) => x.phase === name);
+      return r && r.tokens > 0 ? (r.serverCpuSeconds / r.tokens) * 1000 : Number.NaN;
+    };
+    return {
+      ms: (ph.reduce((c, r) => c + r.serverCpuSeconds, 0) / tokens) * 1000,
+      saturate: of('saturate'),
+      steady: of('steady'),
+    };
+  };
+  const diff = (a, b) => {
+    const noise = Math.abs(a.saturate - b.saturate - (a.steady - b.steady)) / 2;
+    return { ms: a.ms - b.ms, noise: Number.isFinite(noise) ? noise : 0 };
+  };
+  const opEs = measure('oidc-provider', 'ES256');
+  const out = [];
+  for (const alg of Object.keys(TARGET_RATIO)) {
+    const floor = measure('pqid-floor', alg);
+    const sign = measure('pqid-sign-floor', alg);
+    const store = measure('pqid-store-floor', alg);
+    const token = measure('pqid', alg);
+    if (!floor || !sign || !store || !token) continue;
+    const ratio = TARGET_RATIO[alg];
+    const budget = opEs ? opEs.ms / ratio : undefined;
+    out.push({
+      alg,
+      http: { ms: floor.ms, noise: 0 },
+      signature: diff(sign, floor),
+      storage: diff(store, sign),
+      protocol: diff(token, store),
+      token: { ms: token.ms },
+      // What cannot go without dropping a requirement: answering over HTTP, signing, storing.
+      irreducible: { ms: store.ms },
+      ...(opEs
+        ? {
+            target: {
+              ratio,
+              opEsMs: opEs.ms,
+              budgetMs: budget,
+              roomMs: budget - store.ms,
+              cutMs: token.ms - budget,
+            },
+          }
+        : {}),
+    });
+  }
+  return out;
+}
+
+const part = (p) =>
+  p.noise > 0
+    ? `${f(p.ms, 3)} ± ${f(p.noise, 3)}${Math.abs(p.ms) <= p.noise ? ' (inside the noise)' : ''}`
+    : f(p.ms, 3);
+
+/** One progress line per algorithm: the decomposition as soon as its phases have run. */
+export function tokenDecomposition(results) {
+  return decomposeToken(results).map(
+    (d) =>
+      `${d.alg} token ${f(d.token.ms, 3)} ms CPU = HTTP ${part(d.http)} + signature ${part(d.signature)} + storage ${part(d.storage)} + protocol ${part(d.protocol)}`,
+  );
+}
+
+/** One progress line per algorithm: issue 12's budget once node-oidc-provider has run. */
+export function tokenBudget(results) {
+  return decomposeToken(results)
+    .filter((d) => d.target)
+    .map(
+      (d) =>
+        `${d.alg} ≥ ${d.target.ratio}× node-oidc-provider ES256 (${f(d.target.opEsMs, 3)} ms) needs ≤ ${f(d.target.budgetMs, 3)} ms per token; HTTP + signature + storage are ${f(d.irreducible.ms, 3)} ms, leaving ${f(d.target.roomMs, 3)} ms for the protocol (now ${f(d.protocol.ms, 3)})`,
+    );
+}
+
+/** The decomposition as a report section (markdown lines; none without the harness phases). */
+export function decompositionSection(results) {
+  const ds = decomposeToken(results);
+  if (!ds.length) return [];
+  const row = (label, get) => `| ${label} | ${ds.map((d) => get(d) ?? '–').join(' | ')} |`;
+  const out = [
+    '### Where a client_credentials token goes (issue 12, server CPU ms per token, this run)',
+    '',
+    'Harness routes of the same IdP, driven by the same k6 requests (`load/lib/idp-server.mjs`): `/__load/floor` answers a canned token response, `/__load/sign-floor` signs a fresh access token as the token endpoint does, `/__load/store-floor` also stores its record. Each part is the difference of two of them; the saturate and the steady phases each give an estimate of a part, and a part no larger than half their disagreement is marked as inside the noise (the phases of one run are minutes apart).',
+    '',
+    `| part | ${ds.map((d) => d.alg).join(' | ')} |`,
+    `|---|${ds.map(() => '---:').join('|')}|`,
+    row('HTTP floor: Node HTTP, fastify, hooks, the response bytes', (d) => part(d.http)),
+    row('+ signature (sign-floor − floor): claims, JWS, signing', (d) => part(d.signature)),
+    row('+ storage write (store-floor − sign-floor): digest, record, SQL', (d) => part(d.storage)),
+    row('+ protocol (token − store-floor): body schema, client authentication, grant checks, metrics', (d) =>
+      part(d.protocol),
+    ),
+    row('= the token endpoint', (d) => f(d.token.ms, 3)),
+    row('HTTP + signature + storage (cannot go without dropping a requirement)', (d) =>
+      f(d.irreducible.ms, 3),
+    ),
+  ];
+  if (ds.some((d) => d.target))
+    out.push(
+      row('target: × node-oidc-provider ES256 tokens/core-s', (d) => d.target && `${d.target.ratio}×`),
+      row(
+        'budget per token (node-oidc-provider ES256 ms ÷ target)',
+        (d) => d.target && f(d.target.budgetMs, 3),
+      ),
+      row('left for the protocol within the budget', (d) => d.target && f(d.target.roomMs, 3)),
+      row('still to cut (token − budget)', (d) => d.target && f(Math.max(0, d.target.cutMs), 3)),
+    );
+  out.push('');
+  return out;
+}
+
 export async function writeReport(outDir, results) {
   const capacity = capacityModel(results);
   const placement = results.placementRun
@@ -351,6 +477,7 @@ export async function writeReport(outDir, results) {
       : undefined;
   results.capacity = capacity;
   results.placement = placement;
+  results.decomposition = decomposeToken(results);
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const algs = results.meta.algs;
@@ -418,6 +545,7 @@ export async function writeReport(outDir, results) {
     }
     md.push('');
     md.push(...issue12Targets(capacity), '');
+    md.push(...decompositionSection(results));
     const cost = pq.find((r) => r.grant === 'client_credentials' && r.alg === 'ES256');
     if (cost && cost.cpuMsPerToken > 3)
       md.push(
@@ -425,8 +553,8 @@ export async function writeReport(outDir, results) {
         '',
       );
     const order = [...algs];
-    // The HTTP floor issues no tokens of its own: no retained capacity or cost to plot.
-    const tokenRows = capacity.filter((r) => r.target !== 'pqid-floor');
+    // The harness floors are parts of a token, not a provider: no retained capacity or cost to plot.
+    const tokenRows = capacity.filter((r) => !/^pqid-(sign-|store-)?floor$/.test(r.target));
     await add(
       'throughput',
       'Peak tokens per second (saturate phase), per algorithm and grant; node-oidc-provider for comparison.',

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+/**
+ * What handing a signature to the libuv pool costs: `npm run build && node load/sign-handoff.mjs
+ * [--ms 1500] [--in-flight 8]`.
+ *
+ * The load report's "signature" part of a token (sign-floor − floor) is larger than the
+ * signature's arithmetic. This prints, side by side in one process, process CPU per signature
+ * (event loop + pool) and the event loop's own CPU for ES256 (OpenSSL P-256) and ML-DSA-65
+ * (@pqid/jose's preferred backend, a prepared key): signed synchronously on the event loop, on the
+ * pool one at a time (a pool thread is woken for each, as when requests trickle in), and with
+ * `--in-flight` signatures queued at once (the pool stays awake). Prints the CPU model and flags;
+ * compare rows of one run only.
+ */
+import { generateKeyPairSync, sign, webcrypto } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { mldsa } from '@pqid/jose';
+import { parseCommandLine, positive } from './lib/args.mjs';
+
+const USAGE = 'usage: node load/sign-handoff.mjs [--ms 1500] [--in-flight 8]';
+const { values } = parseCommandLine(
+  process.argv.slice(2),
+  { ms: { type: 'string' }, 'in-flight': { type: 'string' } },
+  USAGE,
+);
+const ms = positive(values.ms, 'ms') ?? 1500;
+const inFlight = positive(values['in-flight'], 'in-flight') ?? 8;
+
+// About the size of an access token's signing input (header.payload, base64url).
+const message = Buffer.alloc(420, 0x61);
+
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+const ecdsa = { name: 'ECDSA', hash: 'SHA-256' };
+const { privateKey: webKey } = await webcrypto.subtle.generateKey(
+  { name: 'ECDSA', namedCurve: 'P-256' },
+  false,
+  ['sign'],
+);
+const prepared = mldsa.prepareKey('ML-DSA-65', webcrypto.getRandomValues(new Uint8Array(32)));
+
+const cases = {
+  ES256: {
+    sync: () => sign('sha256', message, { key: ec, dsaEncoding: 'ieee-p1363' }),
+    pool: () => webcrypto.subtle.sign(ecdsa, webKey, message),
+  },
+  'ML-DSA-65': {
+    sync: () => mldsa.signSync('ML-DSA-65', prepared, message),
+    pool: () => mldsa.sign('ML-DSA-65', prepared, message),
+  },
+};
+
+/** Process and event-loop CPU µs per signature over `ms` of wall time, `batch` signatures at once. */
+async function measure(fn, batch) {
+  for (let i = 0; i < 200; i++) await Promise.all(Array.from({ length: batch }, fn)); // warm-up
+  const cpu0 = process.cpuUsage();
+  const main0 = process.threadCpuUsage();
+  const end = performance.now() + ms;
+  let n = 0;
+  while (performance.now() < end) {
+    await Promise.all(Array.from({ length: batch }, fn));
+    n += batch;
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const main = process.threadCpuUsage(main0);
+  return { process: (cpu.user + cpu.system) / n, main: (main.user + main.system) / n };
+}
+
+const flags = (readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:\s*(.*)$/m)?.[1] ?? '')
+  .split(' ')
+  .filter((f) => /^(avx2|avx512f|avx512ifma|sha_ni|vaes|bmi2|adx|aes)$/.test(f));
+process.stdout.write(
+  `${os.cpus().length} × ${os.cpus()[0]?.model} (${flags.join(' ')}), Node ${process.version}, ML-DSA backend ${mldsa.preferredBackend()}; ${ms} ms per row\n\n`,
+);
+process.stdout.write('| alg | how | process CPU µs/sig | event-loop CPU µs/sig |\n|---|---|---:|---:|\n');
+for (const [alg, c] of Object.entries(cases)) {
+  for (const [how, fn, batch] of [
+    ['on the event loop (sync)', c.sync, 1],
+    ['pool, one at a time', c.pool, 1],
+    [`pool, ${inFlight} in flight`, c.pool, inFlight],
+  ]) {
+    const r = await measure(fn, batch);
+    process.stdout.write(`| ${alg} | ${how} | ${r.process.toFixed(1)} | ${r.main.toFixed(1)} |\n`);
+  }
+}
