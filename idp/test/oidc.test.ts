@@ -63,6 +63,19 @@ describe('OIDC endpoints (inject)', () => {
       payload: new URLSearchParams(data).toString(),
     });
 
+  /** Sign in as the demo user and redeem the code: the token response's JSON. */
+  async function signedInTokens() {
+    const { code, verifier } = await codeFor();
+    const r = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: DEMO_REDIRECT,
+      code_verifier: verifier,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json();
+  }
+
   describe('discovery, jwks, health', () => {
     it('lists the registry algorithms and the endpoints (SLH-DSA only for verification)', async () => {
       const r = await app.inject('/.well-known/openid-configuration');
@@ -416,15 +429,7 @@ describe('OIDC endpoints (inject)', () => {
     });
 
     it('rotates refresh tokens; reusing a rotated one revokes the grant', async () => {
-      const { code, verifier } = await codeFor();
-      const first = (
-        await token({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: DEMO_REDIRECT,
-          code_verifier: verifier,
-        })
-      ).json();
+      const first = await signedInTokens();
       const second = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
       expect(second.statusCode).toBe(200);
       const s = second.json();
@@ -443,15 +448,7 @@ describe('OIDC endpoints (inject)', () => {
     });
 
     it('a refresh with a narrower scope narrows that access token only, never the grant (RFC 6749 §6)', async () => {
-      const { code, verifier } = await codeFor();
-      const first = (
-        await token({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: DEMO_REDIRECT,
-          code_verifier: verifier,
-        })
-      ).json();
+      const first = await signedInTokens();
       const narrow = await token({
         grant_type: 'refresh_token',
         refresh_token: first.refresh_token,
@@ -468,15 +465,7 @@ describe('OIDC endpoints (inject)', () => {
     });
 
     it('refuses a wider scope at refresh without spending the refresh token (RFC 6749 §6)', async () => {
-      const { code, verifier } = await codeFor();
-      const first = (
-        await token({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: DEMO_REDIRECT,
-          code_verifier: verifier,
-        })
-      ).json();
+      const first = await signedInTokens();
       expect(first.scope).not.toMatch(/\badmin\b/);
       const wider = await token({
         grant_type: 'refresh_token',
@@ -584,15 +573,7 @@ describe('OIDC endpoints (inject)', () => {
     });
 
     it('accepts POST with the token in the form body', async () => {
-      const { code, verifier } = await codeFor();
-      const t1 = (
-        await token({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: DEMO_REDIRECT,
-          code_verifier: verifier,
-        })
-      ).json();
+      const t1 = await signedInTokens();
       const r = await app.inject({
         method: 'POST',
         url: '/userinfo',
