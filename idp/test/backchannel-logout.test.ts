@@ -11,7 +11,7 @@ import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
 import { BACKCHANNEL_LOGOUT_EVENT, type DeliveryRecord, deliveryId } from '../src/oidc/backchannel-logout.ts';
-import { basicAuth, browserLogin, form, KEK, pkce, tempDir, testConfig } from './helpers.ts';
+import { basicAuth, browserLogin, form, KEK, pkce, redeemCode, tempDir, testConfig } from './helpers.ts';
 import { RpStub } from './rp-stub.ts';
 
 const ISSUER = 'http://localhost:3000';
@@ -87,18 +87,9 @@ describe('sid and back-channel logout', () => {
         const r = await app.inject({ url: `/authorize?${new URLSearchParams(query)}`, headers: { cookie } });
         location = new URL(r.headers.location as string);
       }
-      const tokens = await app.inject({
-        method: 'POST',
-        url: '/token',
-        ...form(
-          {
-            grant_type: 'authorization_code',
-            code: location.searchParams.get('code') as string,
-            redirect_uri: RP,
-            code_verifier: verifier,
-          },
-          { authorization: basicAuth(clientId, secrets.get(clientId) as string) },
-        ),
+      const tokens = await redeemCode(app, location, RP, {
+        verifier,
+        headers: { authorization: basicAuth(clientId, secrets.get(clientId) as string) },
       });
       expect(tokens.statusCode, tokens.body).toBe(200);
       idTokens.set(clientId, tokens.json().id_token);
@@ -319,18 +310,7 @@ describe('sid and back-channel logout', () => {
       scope: 'openid offline_access',
     });
     const auth = basicAuth('rp-offline', clientSecret as string);
-    const first = await app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        {
-          grant_type: 'authorization_code',
-          code: location.searchParams.get('code') as string,
-          redirect_uri: RP,
-        },
-        { authorization: auth },
-      ),
-    });
+    const first = await redeemCode(app, location, RP, { headers: { authorization: auth } });
     const refreshed = await app.inject({
       method: 'POST',
       url: '/token',

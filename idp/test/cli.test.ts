@@ -3,32 +3,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '@pqid/jose/cli';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { clients } from '../src/cli/clients.ts';
 import { keys } from '../src/cli/keys.ts';
 import { kekId } from '../src/crypto/kek.ts';
 import { createKeyProvider } from './fixtures/test-kms.ts';
-import { KEK, tempDir, testConfig } from './helpers.ts';
+import { captureOutput, KEK, tempDir, testConfig } from './helpers.ts';
 
 async function pqid(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
-    stdout += String(s);
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-    stderr += String(s);
-    return true;
-  });
-  try {
-    const code = await runCli(argv, [keys, clients]);
-    return { code, stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+  const { result: code, stdout, stderr } = await captureOutput(() => runCli(argv, [keys, clients]));
+  return { code, stdout, stderr };
 }
 
 describe('pqid CLI (keys, clients)', () => {

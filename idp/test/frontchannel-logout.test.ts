@@ -18,7 +18,7 @@ import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
 import { tokenId } from '../src/crypto/secrets.ts';
 import { frontchannelLogoutUrl } from '../src/oidc/frontchannel-logout.ts';
-import { basicAuth, browserLogin, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
+import { basicAuth, browserLogin, captureOutput, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
 const IAT = 'initial-access-token-frontchannel';
@@ -520,22 +520,12 @@ describe('front-channel logout', () => {
       delete process.env.PQID_CONFIG;
       delete process.env.PQID_DATABASE_URL;
       const cli = async (args: string[]) => {
-        let stderr = '';
-        let stdout = '';
-        const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
-          stdout += String(s);
-          return true;
-        });
-        const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-          stderr += String(s);
-          return true;
-        });
-        try {
-          return { code: await runCli(['clients', 'add', ...args], [clientsCommand]), stderr, stdout };
-        } finally {
-          o.mockRestore();
-          e.mockRestore();
-        }
+        const {
+          result: code,
+          stdout,
+          stderr,
+        } = await captureOutput(() => runCli(['clients', 'add', ...args], [clientsCommand]));
+        return { code, stderr, stdout };
       };
       try {
         const file = join(dir.dir, 'client.json');

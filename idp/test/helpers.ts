@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { vi } from 'vitest';
 import { createIdp } from '../src/app.ts';
 import { type Config, type LoadConfigOptions, loadConfig } from '../src/config.ts';
 
@@ -135,4 +136,49 @@ export async function answerConsent(
   });
   if (r.statusCode !== 303) throw new Error(`consent post: ${r.statusCode} ${r.body}`);
   return r.headers.location as string;
+}
+
+/** Run `fn` (a CLI command) with stdout and stderr captured instead of printed. */
+export async function captureOutput<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
+    stdout += String(s);
+    return true;
+  });
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
+    stderr += String(s);
+    return true;
+  });
+  try {
+    const result = await fn();
+    return { result, stdout, stderr };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+/** Redeem the code in an authorization response at /token (authorization_code grant). */
+export function redeemCode(
+  app: FastifyInstance,
+  location: URL,
+  redirectUri: string,
+  { verifier, headers = {} }: { verifier?: string; headers?: Record<string, string> } = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/token',
+    ...form(
+      {
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code') as string,
+        redirect_uri: redirectUri,
+        ...(verifier !== undefined ? { code_verifier: verifier } : {}),
+      },
+      headers,
+    ),
+  });
 }

@@ -8,7 +8,7 @@ import { generateKeyPair, importJWK, type JwtClaims, type PrivateKey, signJwt } 
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
-import { basicAuth, browserLogin, form, startTestIdp } from './helpers.ts';
+import { basicAuth, browserLogin, form, redeemCode, startTestIdp } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
 const RP = 'https://rp.example/cb';
@@ -52,17 +52,8 @@ describe('RP-initiated logout: id_token_hint', () => {
   async function signIn(clientId = 'rp', creds?: typeof MALLORY) {
     const q = { client_id: clientId, redirect_uri: RP, response_type: 'code', scope: 'openid', nonce: 'n' };
     const { location, sessionCookie } = await browserLogin(app, q, creds);
-    const r = await app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        {
-          grant_type: 'authorization_code',
-          code: location.searchParams.get('code') as string,
-          redirect_uri: RP,
-        },
-        { authorization: basicAuth(clientId, secrets.get(clientId) as string) },
-      ),
+    const r = await redeemCode(app, location, RP, {
+      headers: { authorization: basicAuth(clientId, secrets.get(clientId) as string) },
     });
     expect(r.statusCode, r.body).toBe(200);
     const tokens = r.json() as { access_token: string; id_token: string };

@@ -16,6 +16,7 @@ import {
   DEMO_REDIRECT,
   form,
   pkce,
+  redeemCode,
   startTestIdp,
 } from './helpers.ts';
 
@@ -69,18 +70,7 @@ describe('OIDC features (inject)', () => {
 
   async function tokensFor(clientId: string, extra: Record<string, string> = {}) {
     const { location, sessionCookie } = await browserLogin(app, query(clientId, extra));
-    const r = await app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        {
-          grant_type: 'authorization_code',
-          code: location.searchParams.get('code') as string,
-          redirect_uri: RP,
-        },
-        { authorization: auth(clientId) },
-      ),
-    });
+    const r = await redeemCode(app, location, RP, { headers: { authorization: auth(clientId) } });
     expect(r.statusCode).toBe(200);
     const body = r.json() as { access_token: string; id_token: string; refresh_token?: string };
     return { ...body, sessionCookie: sessionCookie as string };
@@ -350,18 +340,9 @@ describe('OIDC features (inject)', () => {
         });
         const demo = basicAuth('demo-client', 'demo-secret');
         const tok = (
-          await short.idp.app.inject({
-            method: 'POST',
-            url: '/token',
-            ...form(
-              {
-                grant_type: 'authorization_code',
-                code: location.searchParams.get('code') as string,
-                redirect_uri: DEMO_REDIRECT,
-                code_verifier: verifier,
-              },
-              { authorization: demo },
-            ),
+          await redeemCode(short.idp.app, location, DEMO_REDIRECT, {
+            verifier,
+            headers: { authorization: demo },
           })
         ).json();
         await new Promise((r) => setTimeout(r, 2100));

@@ -8,11 +8,21 @@ import { join } from 'node:path';
 import { generateKeyPair, type Jwk, signJwt } from '@pqid/jose';
 import { runCli } from '@pqid/jose/cli';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
 import { JWT_BEARER } from '../src/oidc/client-auth.ts';
-import { answerConsent, basicAuth, cookieHeader, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
+import {
+  answerConsent,
+  basicAuth,
+  captureOutput,
+  cookieHeader,
+  form,
+  KEK,
+  pkce,
+  startTestIdp,
+  tempDir,
+} from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
 const IAT = 'initial-access-token-0123456789';
@@ -234,23 +244,12 @@ describe('dynamic client registration (inject)', () => {
     const cli = async (metadata: unknown) => {
       const file = join(dir.dir, 'client.json');
       writeFileSync(file, JSON.stringify(metadata));
-      let stderr = '';
-      let stdout = '';
-      const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
-        stdout += String(s);
-        return true;
-      });
-      const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-        stderr += String(s);
-        return true;
-      });
-      try {
-        const code = await runCli(['clients', 'add', '--metadata', file], [clientsCommand]);
-        return { code, stderr, stdout };
-      } finally {
-        o.mockRestore();
-        e.mockRestore();
-      }
+      const {
+        result: code,
+        stdout,
+        stderr,
+      } = await captureOutput(() => runCli(['clients', 'add', '--metadata', file], [clientsCommand]));
+      return { code, stderr, stdout };
     };
     try {
       const bad: unknown[] = [
