@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { safeEqual, tokenId } from '../crypto/secrets.ts';
-import { pageErrorHandler } from '../ui/errors.ts';
+import { pageErrorHandler } from '../http/errors.ts';
 import { redirect303, sendPage } from '../ui/html.ts';
 import { ACR, type AuthContext, type SignInNeed, unmetBy } from './auth-context.ts';
 import { accountPage } from './pages.ts';
