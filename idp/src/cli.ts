@@ -6,7 +6,7 @@
 import { err, JOSE_COMMANDS, runCli } from '@pqid/jose/cli';
 import { clients } from './cli/clients.ts';
 import { keys } from './cli/keys.ts';
-import { samlSps } from './saml/cli.ts';
+import { samlSps } from './cli/saml-sps.ts';
 
 export const IDP_COMMANDS = [...JOSE_COMMANDS, keys, clients, samlSps];
 

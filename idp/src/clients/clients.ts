@@ -6,9 +6,9 @@
  */
 import { algorithms, importJwks, type Jwk } from '@pqid/jose';
 import { hashGeneratedSecret, hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
-import { slowHotPathRefusal } from '../keys/config.ts';
-import { isSlowSigner } from '../keys/placement.ts';
-import { ACR_VALUES } from '../signin/auth-context.ts';
+import { IdpError } from '../errors/index.ts';
+import { ACR_VALUES } from '../policy/acr.ts';
+import { isSlowSigner, slowHotPathRefusal } from '../policy/algorithms.ts';
 import type { Adapter } from '../storage/adapter.ts';
 import { ClientCache } from './client-cache.ts';
 
@@ -124,11 +124,10 @@ export interface ClientInput {
  * Invalid client metadata. `field` names the offending member, so dynamic registration can
  * answer `invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 §3.2.2).
  */
-export class ClientError extends Error {
-  override name = 'ClientError';
+export class ClientError extends IdpError<'ERR_CLIENT_METADATA'> {
   readonly field: string | undefined;
   constructor(message: string, field?: string) {
-    super(message);
+    super('ERR_CLIENT_METADATA', message, { status: 400 });
     this.field = field;
   }
 }
@@ -222,7 +221,7 @@ export class Clients {
   readonly #store: Adapter;
   readonly #defaultAlg: string;
   readonly #policy: ClientPolicy;
-  readonly #cache: ClientCache;
+  readonly #cache: ClientCache<Client>;
   constructor(store: Adapter, defaultAlg: string, policy: ClientPolicy = {}) {
     this.#store = store;
     this.#defaultAlg = defaultAlg;
