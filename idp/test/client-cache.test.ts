@@ -10,7 +10,7 @@ import { createIdp, type Idp, registerClient } from '../src/app.ts';
 import { ClientCache } from '../src/clients/client-cache.ts';
 import { type Client, Clients } from '../src/clients/clients.ts';
 import { replaceClient } from '../src/clients/register.ts';
-import { ConfigError } from '../src/config.ts';
+import { ConfigError } from '../src/config/index.ts';
 import type { Adapter, Payload } from '../src/storage/adapter.ts';
 import { basicAuth, form, KEK, startTestIdp, tempDir, testConfig } from './helpers.ts';
 

@@ -4,7 +4,7 @@
  * an unverified URI would make us an open redirector. After that, errors go back to the client.
  */
 import type { Client, Clients } from '../clients/clients.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { checkResources, resourceParam } from './resources.ts';
 
 export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;

@@ -11,7 +11,7 @@
  * against the address and, once the credential names its owner, against that account, and a
  * locked account or address gets no challenge and no verification.
  */
-import type { LoginLimitsConfig } from './config.ts';
+import type { LoginLimitsConfig } from '../config/index.ts';
 import { type FailureStore, MemoryFailureStore } from './failure-store.ts';
 
 /** What the login form shows for a wrong username or password, whichever it was. */
