@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 /** `npm start`: load configuration, start the provider, print how to use it. */
 import { createIdp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import {
+  ConfigError,
+  loadConfig,
+  quietLibraryWarnings,
+  readEnvironment,
+  redactDatabaseUrl,
+} from './config/index.ts';
 import { bannerLines, mldsaBackendReport, NativeRequiredError } from './mldsa-backend.ts';
-import { redactDatabaseUrl } from './storage/pg-url.ts';
-
-/** How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections. */
-const DRAIN_TIMEOUT_MS = Number(process.env.PQID_DRAIN_TIMEOUT_MS) || 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...(process.argv[2] ? { file: process.argv[2] } : {}) });
+  // How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections.
+  const DRAIN_TIMEOUT_MS = readEnvironment().drainTimeoutMs;
   // The fallback to another ML-DSA backend is reported once, as a structured log line below,
   // instead of @pqid/jose's process warning.
-  process.env.PQID_QUIET ??= '1';
+  quietLibraryWarnings();
   const idp = await createIdp(config, { warn: (m) => console.warn(`warning: ${m}`) });
   const log = idp.app.log;
   const mldsa = mldsaBackendReport();

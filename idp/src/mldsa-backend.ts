@@ -5,6 +5,8 @@
  * refusal to start.
  */
 import { type BackendStatus, backends, preferredBackend } from '@pqid/jose';
+import type { EnvironmentSettings } from './config/index.ts';
+import { IdpError } from './errors/index.ts';
 
 export interface MlDsaBackendReport {
   /** The backend ordinary ML-DSA signatures use (`native`, `node`, `noble`), null when none. */
@@ -63,9 +65,7 @@ export function bannerLines(r: MlDsaBackendReport): string[] {
   return lines;
 }
 
-export class NativeRequiredError extends Error {
-  override name = 'NativeRequiredError';
-  readonly code = 'ERR_NATIVE_REQUIRED';
+export class NativeRequiredError extends IdpError<'ERR_NATIVE_REQUIRED'> {
   /** The backend ML-DSA would have signed on instead. */
   readonly backend: string | null;
   /** Why native is not the one. */
@@ -74,6 +74,7 @@ export class NativeRequiredError extends Error {
   readonly fix: string | undefined;
   constructor(backend: string | null, why: string, fix?: string) {
     super(
+      'ERR_NATIVE_REQUIRED',
       `PQID_REQUIRE_NATIVE is set but ML-DSA would sign on ${backend ?? 'no backend'}: ${why}${fix ? `; to fix: ${fix}` : ''}`,
     );
     this.backend = backend;
@@ -82,15 +83,14 @@ export class NativeRequiredError extends Error {
   }
 }
 
-/** PQID_REQUIRE_NATIVE set (to anything but 0/false/no/off): refuse to run ML-DSA on a fallback. */
+/** PQID_REQUIRE_NATIVE set (config/environment.ts): refuse to run ML-DSA on a fallback. */
 export function requireNativeIfAsked(
-  env: Record<string, string | undefined>,
+  settings: Pick<EnvironmentSettings, 'requireNative' | 'backend'>,
   r = mldsaBackendReport(),
 ): void {
-  const v = env.PQID_REQUIRE_NATIVE?.trim().toLowerCase();
-  if (!v || ['0', 'false', 'no', 'off'].includes(v) || !r.fallback) return;
+  if (!settings.requireNative || !r.fallback) return;
   if (r.native.available) {
-    throw new NativeRequiredError(r.backend, `PQID_BACKEND=${env.PQID_BACKEND ?? ''} chooses it over native`);
+    throw new NativeRequiredError(r.backend, `PQID_BACKEND=${settings.backend ?? ''} chooses it over native`);
   }
   throw new NativeRequiredError(
     r.backend,
