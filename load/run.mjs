@@ -66,7 +66,7 @@ const PLACEMENT_CONFIG = {
     allowSlhDsaHotPath: true,
   },
 };
-/** The algorithms the SAML IdP signs with (idp/src/saml/config.ts). */
+/** The algorithms the SAML IdP signs with (idp/src/policy/algorithms.ts). */
 const SAML_ALGS = ['ES256', 'RS256', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
 const USAGE = `usage: npm run load -- <${SCENARIOS.join('|')}|all>… [--smoke] [options]

@@ -5,7 +5,7 @@
  * key in a KMS or HSM is signed there. Either way the rest of the IdP holds a `PrivateKey`
  * handle and never key material.
  *
- * Every key belongs to one key set (key-sets.ts: oidc, saml, root), which decides where it is
+ * Every key belongs to one key set (policy/key-sets.ts: oidc, saml, root), which decides where it is
  * published and whether a rotation by algorithm touches it; keys compete for "active" only within
  * their set and algorithm. Rotation and retirement are derived from timestamps (lifecycle.ts);
  * placement (which alg signs which OIDC object) from configuration (placement.ts). The store is

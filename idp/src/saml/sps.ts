@@ -77,7 +77,7 @@ export function validateSp(input: SamlSpInput, ctx: IdpContext): SamlSp {
   const acsUrls = [...new Set(input.acsUrls.map((u, i) => url(u, `acsUrls[${i}]`, issuer)))];
   const alg = input.signatureAlgorithm ?? ctx.config.saml.defaultAlg;
   if (isSlowSamlSigningAlg(alg)) {
-    // A signature per login: refused unless the operator accepted the cost (keys/config.ts).
+    // A signature per login: refused unless the operator accepted the cost (policy/algorithms.ts).
     if (!ctx.config.keys.allowSlhDsaHotPath)
       throw new SamlSpError(slowHotPathRefusal('signatureAlgorithm', alg));
   } else if (!isSamlSigningAlg(alg))
