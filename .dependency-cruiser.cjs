@@ -27,13 +27,33 @@ const LAYERS = [
 ];
 const paths = (entries) => entries.map((e) => IDP + e);
 
-const layerRules = LAYERS.slice(1).map(([name, own], i) => ({
-  name: `idp-layer-${name}`,
-  comment: `idp/src ${name} imports only its own layer and the ones below it (docs/ARCHITECTURE.md)`,
+/** Modules under `from` may not import modules under `to`. */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
   severity: 'error',
-  from: { path: paths(own) },
-  to: { path: LAYERS.slice(0, i + 1).flatMap(([, above]) => paths(above)) },
-}));
+  from: { path: from },
+  to: { path: to },
+});
+
+/** Folders never import each other in a circle (a cycle of layers). */
+const folderCycles = (name, path, severity) => ({
+  name,
+  comment: 'folders never import each other in a circle (a cycle of layers)',
+  severity,
+  scope: 'folder',
+  from: { path },
+  to: { circular: true },
+});
+
+const layerRules = LAYERS.slice(1).map(([name, own], i) =>
+  forbid(
+    `idp-layer-${name}`,
+    `idp/src ${name} imports only its own layer and the ones below it (docs/ARCHITECTURE.md)`,
+    paths(own),
+    LAYERS.slice(0, i + 1).flatMap(([, above]) => paths(above)),
+  ),
+);
 
 module.exports = {
   forbidden: [
@@ -44,53 +64,35 @@ module.exports = {
       from: { path: '^(idp|packages/[^/]+)/src/' },
       to: { circular: true },
     },
-    {
-      name: 'no-circular-folders',
-      comment: 'folders never import each other in a circle (a cycle of layers)',
-      severity: 'error',
-      scope: 'folder',
-      from: { path: '^(idp|packages/xmldsig)/src/' },
-      to: { circular: true },
-    },
-    {
-      // Known: keys/resolve.ts needs jws/parse.ts and algorithms/ needs keys/mldsa-secret.ts, so
-      // keys ↔ jws ↔ algorithms. Shown on every run; an error once those modules have moved.
-      name: 'no-circular-folders-jose',
-      comment: 'folders never import each other in a circle (a cycle of layers)',
-      severity: 'warn',
-      scope: 'folder',
-      from: { path: '^packages/jose/src/' },
-      to: { circular: true },
-    },
+    folderCycles('no-circular-folders', '^(idp|packages/xmldsig)/src/', 'error'),
+    // Known: keys/resolve.ts needs jws/parse.ts and algorithms/ needs keys/mldsa-secret.ts, so
+    // keys ↔ jws ↔ algorithms. Shown on every run; an error once those modules have moved.
+    folderCycles('no-circular-folders-jose', '^packages/jose/src/', 'warn'),
     ...layerRules,
-    {
-      name: 'idp-protocols-independent',
-      comment: 'OIDC and SAML share sign-in, clients and keys, not each other',
-      severity: 'error',
-      from: { path: '^idp/src/oidc/' },
-      to: { path: '^idp/src/saml/' },
-    },
-    {
-      name: 'idp-protocols-independent-saml',
-      comment: 'OIDC and SAML share sign-in, clients and keys, not each other',
-      severity: 'error',
-      from: { path: '^idp/src/saml/' },
-      to: { path: '^idp/src/oidc/' },
-    },
-    {
-      name: 'packages-below-idp',
-      comment: 'idp → packages → native: a library never imports the application',
-      severity: 'error',
-      from: { path: '^(packages|native)/' },
-      to: { path: '^idp/' },
-    },
-    {
-      name: 'jose-below-xmldsig',
-      comment: '@pqid/xmldsig signs through @pqid/jose; @pqid/jose knows nothing of XML',
-      severity: 'error',
-      from: { path: '^packages/jose/' },
-      to: { path: '^packages/xmldsig/' },
-    },
+    forbid(
+      'idp-protocols-independent',
+      'OIDC and SAML share sign-in, clients and keys, not each other',
+      '^idp/src/oidc/',
+      '^idp/src/saml/',
+    ),
+    forbid(
+      'idp-protocols-independent-saml',
+      'OIDC and SAML share sign-in, clients and keys, not each other',
+      '^idp/src/saml/',
+      '^idp/src/oidc/',
+    ),
+    forbid(
+      'packages-below-idp',
+      'idp → packages → native: a library never imports the application',
+      '^(packages|native)/',
+      '^idp/',
+    ),
+    forbid(
+      'jose-below-xmldsig',
+      '@pqid/xmldsig signs through @pqid/jose; @pqid/jose knows nothing of XML',
+      '^packages/jose/',
+      '^packages/xmldsig/',
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
