@@ -7,7 +7,7 @@
  */
 const IDP = '^idp/src/';
 const LAYERS = [
-  ['entry', ['main\\.ts$', 'cli\\.ts$', 'index\\.ts$', 'cli/']],
+  ['entry', ['main\\.ts$', 'start\\.ts$', 'cli\\.ts$', 'index\\.ts$', 'cli/']],
   ['app', ['app\\.ts$', 'server\\.ts$', 'health\\.ts$', 'seed\\.ts$', 'open-context\\.ts$']],
   ['protocols', ['oidc/', 'saml/']],
   ['sign-in', ['signin/']],

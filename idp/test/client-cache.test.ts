@@ -255,7 +255,7 @@ describe('ClientCache', () => {
   });
 
   it('is bounded', () => {
-    const cache = new ClientCache(60);
+    const cache = new ClientCache<Client>(60);
     for (let i = 0; i < 10_001; i++) cache.set(`c${i}`, { client_id: `c${i}` } as Client, cache.generation);
     expect(cache.get('c0')).toBeUndefined();
     expect(cache.get('c1')?.client_id).toBe('c1');
