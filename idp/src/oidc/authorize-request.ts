@@ -3,7 +3,8 @@
  * Until client_id and redirect_uri are known good the answer is an error page: redirecting to
  * an unverified URI would make us an open redirector. After that, errors go back to the client.
  */
-import type { Client, Clients } from '../clients/clients.ts';
+import { type Client, type Clients, isDynamic } from '../clients/clients.ts';
+import { redirectUriMatches } from '../clients/redirect-uris.ts';
 import type { Config } from '../config.ts';
 import { checkResources, resourceParam } from './resources.ts';
 
@@ -102,8 +103,9 @@ export async function validateAuthorizeRequest(
   const redirectUri = params.redirect_uri;
   if (!redirectUri)
     return { kind: 'page', error: 'invalid_request', description: 'The request has no redirect_uri.' };
-  // Exact string comparison (RFC 9700 §4.1.3): no prefix, no normalisation.
-  if (!client.redirect_uris.includes(redirectUri)) {
+  // Exact string comparison (RFC 9700 §4.1.3): no prefix, no normalisation; only the port of
+  // an http loopback-literal URI may differ (RFC 8252 §7.3).
+  if (!redirectUriMatches(client.redirect_uris, redirectUri)) {
     return {
       kind: 'page',
       error: 'invalid_request',
@@ -208,7 +210,7 @@ export async function validateAuthorizeRequest(
     ...(client.backchannel_logout_uri !== undefined || client.frontchannel_logout_uri !== undefined
       ? { logoutNotice: true as const }
       : {}),
-    ...(client.registration_access_token_hash !== undefined ? { thirdParty: true as const } : {}),
+    ...(isDynamic(client) ? { thirdParty: true as const } : {}),
     ...(acrValues?.length ? { acrValues } : {}),
     ...(acrClaim ? { acrClaim } : {}),
   };
