@@ -178,6 +178,24 @@ describe('redirect URI rules', () => {
         expect((await authorize(uri)).statusCode, uri).toBe(400);
     });
 
+    it('does not honour a dynamic registration stored under the earlier, laxer rules', async () => {
+      // As open registration stored it before these rules: an http redirect to a remote host.
+      const reg = await register({ redirect_uris: [RP] });
+      const { client_id } = reg.json();
+      const store = t.idp.ctx.storage.adapter('Client');
+      const stored = (await store.find(client_id)) as Record<string, unknown>;
+      await store.upsert(client_id, { ...stored, redirect_uris: [RP, 'http://evil.example.com/cb'] });
+      const ask = (redirectUri: string) =>
+        app.inject(
+          `/authorize?${new URLSearchParams({ client_id, redirect_uri: redirectUri, response_type: 'code', scope: 'openid', code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
+        );
+      const lax = await ask('http://evil.example.com/cb');
+      expect(lax.statusCode).toBe(400);
+      expect(lax.headers.location).toBeUndefined();
+      expect(lax.body).toContain('must update its registration');
+      expect((await ask(RP)).statusCode).toBe(303);
+    });
+
     it('sends the code to the port asked for, and redeems it with that exact redirect_uri', async () => {
       const { verifier, challenge } = pkce();
       const redirectUri = 'http://127.0.0.1:49152/cb';

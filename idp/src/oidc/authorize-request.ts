@@ -4,7 +4,7 @@
  * an unverified URI would make us an open redirector. After that, errors go back to the client.
  */
 import { type Client, type Clients, isDynamic } from '../clients/clients.ts';
-import { redirectUriMatches } from '../clients/redirect-uris.ts';
+import { checkBrowserUri, redirectUriMatches } from '../clients/redirect-uris.ts';
 import type { Config } from '../config.ts';
 import { checkResources, resourceParam } from './resources.ts';
 
@@ -112,6 +112,15 @@ export async function validateAuthorizeRequest(
       description: 'The redirect_uri is not registered for this application.',
     };
   }
+  // A dynamic registration stored under laxer rules (an http or wildcard URI) is not honoured:
+  // the registrant must update it (RFC 7592) before the browser is sent there.
+  if (isDynamic(client) && !meetsRedirectRules(redirectUri, client))
+    return {
+      kind: 'page',
+      error: 'invalid_request',
+      description:
+        "The redirect_uri does not meet this provider's rules; the application must update its registration.",
+    };
 
   const state = params.state;
   // A valid response_mode also governs how errors travel back (Form Post Response Mode §2).
@@ -250,4 +259,16 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
   const url = new URL(redirectUri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
   return url.href;
+}
+
+function meetsRedirectRules(uri: string, client: Client): boolean {
+  try {
+    checkBrowserUri('redirect_uri', uri, {
+      applicationType: client.application_type ?? 'web',
+      dynamic: true,
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
