@@ -14,7 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import type { Dial, ResolvedAddress } from '../src/clients/outbound.ts';
 import { JWT_BEARER } from '../src/oidc/client-auth.ts';
-import { basicAuth, browserLogin, form, KEK, pkce, redeemCode, tempDir, testConfig } from './helpers.ts';
+import {
+  basicAuth,
+  browserLogin,
+  dynamicRegistration,
+  form,
+  KEK,
+  pkce,
+  redeemCode,
+  tempDir,
+  testConfig,
+} from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
 const IAT = 'initial-access-token-0123456789';
@@ -65,12 +75,30 @@ describe('requests the provider makes for clients', () => {
       },
     );
   const register = (idp: Idp, body: Record<string, unknown>) =>
-    idp.app.inject({
-      method: 'POST',
-      url: '/register',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${IAT}` },
-      payload: JSON.stringify(body),
+    dynamicRegistration(idp.app, IAT).register(body);
+  /** Sign in at `clientId` in a new browser session, then end that session at /end_session. */
+  async function signInAndOut(idp: Idp, clientId: string, clientSecret: string) {
+    const { verifier, challenge } = pkce();
+    const login = await browserLogin(idp.app, {
+      client_id: clientId,
+      redirect_uri: RP,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     });
+    const tokens = await redeemCode(idp.app, login.location, RP, {
+      verifier,
+      headers: { authorization: basicAuth(clientId, clientSecret) },
+    });
+    expect(tokens.statusCode, tokens.body).toBe(200);
+    const out = await idp.app.inject({
+      url: `/end_session?${new URLSearchParams({ id_token_hint: tokens.json().id_token, post_logout_redirect_uri: BYE })}`,
+      headers: { cookie: login.sessionCookie as string },
+    });
+    expect(out.statusCode).toBe(303);
+    await idp.app.backchannelLogout.idle();
+  }
   let n = 0;
   const assertionToken = async (idp: Idp, clientId: string) =>
     idp.app.inject({
@@ -220,26 +248,7 @@ describe('requests the provider makes for clients', () => {
     it('refuses to POST its logout token, once, and says why', async () => {
       const idp = await start();
       try {
-        const { verifier, challenge } = pkce();
-        const login = await browserLogin(idp.app, {
-          client_id: secretClient,
-          redirect_uri: RP,
-          response_type: 'code',
-          scope: 'openid',
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-        });
-        const tokens = await redeemCode(idp.app, login.location, RP, {
-          verifier,
-          headers: { authorization: basicAuth(secretClient, clientSecret) },
-        });
-        expect(tokens.statusCode, tokens.body).toBe(200);
-        const out = await idp.app.inject({
-          url: `/end_session?${new URLSearchParams({ id_token_hint: tokens.json().id_token, post_logout_redirect_uri: BYE })}`,
-          headers: { cookie: login.sessionCookie as string },
-        });
-        expect(out.statusCode).toBe(303);
-        await idp.app.backchannelLogout.idle();
+        await signInAndOut(idp, secretClient, clientSecret);
         expect(rpRequests).toEqual([]);
         expect(dialed).toEqual([]);
         const failed = logs.filter((l) => l.includes('back-channel logout failed; giving up'));
@@ -263,25 +272,8 @@ describe('requests the provider makes for clients', () => {
       });
       expect(s.statusCode, s.body).toBe(201);
       const { client_id, client_secret } = s.json();
-      const { verifier, challenge } = pkce();
-      const login = await browserLogin(idp.app, {
-        client_id,
-        redirect_uri: RP,
-        response_type: 'code',
-        scope: 'openid',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      });
-      const tokens = await redeemCode(idp.app, login.location, RP, {
-        verifier,
-        headers: { authorization: basicAuth(client_id, client_secret) },
-      });
       dialed.length = 0;
-      await idp.app.inject({
-        url: `/end_session?${new URLSearchParams({ id_token_hint: tokens.json().id_token, post_logout_redirect_uri: BYE })}`,
-        headers: { cookie: login.sessionCookie as string },
-      });
-      await idp.app.backchannelLogout.idle();
+      await signInAndOut(idp, client_id, client_secret);
       expect(dialed).toEqual([]);
       expect(logs.at(-1)).toContain('logout.rp.test (169.254.169.254) is a linkLocal address');
     } finally {

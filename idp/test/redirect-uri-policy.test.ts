@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
-import { basicAuth, browserLogin, pkce, redeemCode, startTestIdp } from './helpers.ts';
+import { basicAuth, browserLogin, dynamicRegistration, pkce, redeemCode, startTestIdp } from './helpers.ts';
 
 const IAT = 'initial-access-token-0123456789';
 const RP = 'https://rp.example/cb';
@@ -59,13 +59,7 @@ describe('redirect URI rules', () => {
   });
   afterAll(() => t.close());
 
-  const register = (body: Record<string, unknown>) =>
-    app.inject({
-      method: 'POST',
-      url: '/register',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${IAT}` },
-      payload: JSON.stringify(body),
-    });
+  const register = (body: Record<string, unknown>) => dynamicRegistration(app, IAT).register(body);
 
   describe('dynamic registration (RFC 7591)', () => {
     it.each([...ALWAYS_REFUSED, ...DYNAMIC_ONLY_REFUSED])(
@@ -100,18 +94,8 @@ describe('redirect URI rules', () => {
     });
 
     it('applies the same rules to an RFC 7592 update', async () => {
-      const reg = await register({ redirect_uris: [RP] });
-      const { client_id, registration_access_token } = reg.json();
-      const put = (body: Record<string, unknown>) =>
-        app.inject({
-          method: 'PUT',
-          url: `/register/${client_id}`,
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${registration_access_token}`,
-          },
-          payload: JSON.stringify({ client_id, ...body }),
-        });
+      const registered = (await register({ redirect_uris: [RP] })).json();
+      const put = (body: Record<string, unknown>) => dynamicRegistration(app, IAT).update(registered, body);
       for (const [why, uri, extra] of [...ALWAYS_REFUSED, ...DYNAMIC_ONLY_REFUSED]) {
         const r = await put({ redirect_uris: [uri], ...extra });
         expect(r.statusCode, why).toBe(400);
