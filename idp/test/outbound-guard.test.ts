@@ -9,8 +9,13 @@
  * guard refused before the gate saw the address, and where the guard is meant to let a public
  * address through, the test sees it at the gate, unsent.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { BlockList } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildConnector } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundAllowlist, specialRange } from '../src/clients/address-policy.ts';
@@ -32,7 +37,7 @@ const isLoopback = (a: string) => loopback.check(a, a.includes(':') ? 'ipv6' : '
 const realConnector = buildConnector({ timeout: 2000 });
 
 /** A connect step that never lets a non-loopback address through, and remembers what it saw. */
-function gate() {
+function gate(connector: Dial = realConnector) {
   const dialed: Array<{ address: string; servername: string | undefined }> = [];
   const dial: Dial = (target, cb) => {
     dialed.push({ address: target.hostname, servername: target.servername });
@@ -40,7 +45,7 @@ function gate() {
       cb(new Error(`test gate: ${target.hostname} not sent`), null);
       return;
     }
-    realConnector(target, cb);
+    connector(target, cb);
   };
   return { dial, dialed, addresses: () => dialed.map((d) => d.address) };
 }
@@ -337,6 +342,59 @@ describe('OutboundGuard, against servers on 127.0.0.1', () => {
       const e = await guard.fetch('dynamic', `https://svc.internal.test:${port}/`).catch((err: Error) => err);
       expect(e).not.toBeInstanceOf(OutboundRefused);
       expect(g.dialed).toEqual([{ address: '127.0.0.1', servername: 'svc.internal.test' }]);
+      await guard.close();
+    });
+  });
+
+  describe('over TLS', () => {
+    let tls: HttpsServer;
+    let tlsPort = 0;
+    let cert: Buffer;
+    beforeAll(async () => {
+      // A throwaway certificate for keys.internal.test, made with the openssl CLI.
+      const dir = mkdtempSync(join(tmpdir(), 'pqid-outbound-tls-'));
+      execFileSync(
+        'openssl',
+        ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+          .concat(['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1'])
+          .concat(['-subj', '/CN=keys.internal.test', '-addext', 'subjectAltName=DNS:keys.internal.test']),
+        { stdio: 'ignore' },
+      );
+      cert = readFileSync(join(dir, 'cert.pem'));
+      tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (_req, res) =>
+        res.end('{"keys":[]}'),
+      );
+      rmSync(dir, { recursive: true });
+      await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+      tlsPort = (tls.address() as { port: number }).port;
+    });
+    afterAll(async () => {
+      tls.closeAllConnections();
+      await new Promise((r) => tls.close(r));
+    });
+
+    /** The gate, with a connector that trusts the test certificate. */
+    function tlsGuard() {
+      const g = gate(buildConnector({ timeout: 2000, ca: cert }));
+      const r = resolver({ 'keys.internal.test': ['127.0.0.1'], 'other.internal.test': ['127.0.0.1'] });
+      const guard = new OutboundGuard({ allow: ['127.0.0.0/8'], resolve: r.resolve, dial: g.dial });
+      return { guard, dialed: g.dialed };
+    }
+
+    it('dials the checked address and verifies the certificate against the name', async () => {
+      const { guard, dialed } = tlsGuard();
+      const r = await guard.fetch('dynamic', `https://keys.internal.test:${tlsPort}/jwks`);
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual({ keys: [] });
+      expect(dialed).toEqual([{ address: '127.0.0.1', servername: 'keys.internal.test' }]);
+      // Same address, another name: the certificate does not match it.
+      const wrong = await guard
+        .fetch('dynamic', `https://other.internal.test:${tlsPort}/jwks`)
+        .catch((e: Error) => e);
+      expect(wrong).toBeInstanceOf(Error);
+      expect(String((wrong as Error).cause ?? wrong)).toMatch(
+        /altnames|ERR_TLS_CERT_ALTNAME_INVALID|certificate/i,
+      );
       await guard.close();
     });
   });
