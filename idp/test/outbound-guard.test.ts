@@ -199,6 +199,8 @@ describe('OutboundGuard, against servers on 127.0.0.1', () => {
       } else if (req.url === '/big') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('x'.repeat(64 * 1024));
+      } else if (req.url === '/late') {
+        setTimeout(() => res.end('{}'), 1500);
       } else if (req.url === '/slow') {
         // never answers
       } else {
@@ -458,6 +460,13 @@ describe('OutboundGuard, against servers on 127.0.0.1', () => {
         .catch((err: Error) => err);
       expect((e as Error).name).toBe('TimeoutError');
       expect(Date.now() - started).toBeLessThan(1900);
+      await guard.close();
+    });
+
+    it("lets the caller's timeout exceed the guard's default", async () => {
+      const { guard } = guardWith({ timeout: 200 });
+      const r = await guard.fetch('operator', `http://127.0.0.1:${port}/late`, { timeout: 5000 });
+      expect(await r.text()).toBe('{}');
       await guard.close();
     });
 

@@ -142,8 +142,10 @@ export class OutboundGuard {
           );
         },
         maxResponseSize: this.#maxBytes,
-        headersTimeout: this.#timeout,
-        bodyTimeout: this.#timeout,
+        // The request's own deadline (its AbortSignal) governs; a fixed one here would cut a
+        // caller that allows longer (backchannelLogout.timeout may exceed the default).
+        headersTimeout: 0,
+        bodyTimeout: 0,
         allowH2: false,
       });
       this.#agents.set(trust, agent);
