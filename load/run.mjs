@@ -300,12 +300,11 @@ export async function main(argv) {
       { nodeArgs },
     );
     children.push(idp.child);
-    const health = await (await fetch(`${idp.info.issuer}/healthz`)).json().catch(() => ({}));
     results.meta.idp = {
       issuer: idp.info.issuer,
       node: idp.info.node,
       openssl: idp.info.openssl,
-      mldsaBackends: (health.backends ?? []).filter((b) => b.available).map((b) => b.name),
+      mldsaBackends: idp.info.mldsaBackends ?? [],
     };
     results.meta.runnerMldsaBackend = preferredBackend();
     process.stdout.write(

@@ -102,16 +102,25 @@ describe('PQID_REQUIRE_NATIVE', () => {
   });
 });
 
+/** /healthz's detail and /metrics are the operator's: both behind this token. */
+const OPERATOR_TOKEN = 'operator-token-0123456789';
+
 describe('the running provider', () => {
   let t: Awaited<ReturnType<typeof startTestIdp>>;
   beforeAll(async () => {
     // In CI (PQID_REQUIRE_NATIVE=1) native must be there; locally the test follows what is.
-    t = await startTestIdp({}, { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: process.env.PQID_REQUIRE_NATIVE ?? '' });
+    t = await startTestIdp(
+      { metricsToken: OPERATOR_TOKEN },
+      { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: process.env.PQID_REQUIRE_NATIVE ?? '' },
+    );
   });
   afterAll(() => t.close());
 
   it('reports the signing backend and native state at /healthz', async () => {
-    const r = await t.idp.app.inject('/healthz');
+    const r = await t.idp.app.inject({
+      url: '/healthz',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
     const { mldsa } = r.json() as { mldsa: MlDsaBackendReport };
     const signer = backends().find((b) => b.name === preferredBackend());
     expect(mldsa.backend).toBe(signer?.name);
@@ -123,7 +132,9 @@ describe('the running provider', () => {
   });
 
   it('exports the backend as an info gauge and native as 0/1 at /metrics', async () => {
-    const body = (await t.idp.app.inject('/metrics')).body;
+    const body = (
+      await t.idp.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+    ).body;
     const r = mldsaBackendReport();
     expect(body).toContain(
       `pqid_mldsa_backend_info{backend="${r.backend}",implementation="${r.implementation}"} 1`,

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
 import { createIdp, loadConfig, registerClient } from '@pqid/idp';
-import { generateKeyPair, signJwt } from '@pqid/jose';
+import { backends, generateKeyPair, signJwt } from '@pqid/jose';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -221,6 +221,10 @@ process.stdout.write(
     tls: tlsPorts,
     node: process.version,
     openssl: process.versions.openssl,
+    // What /healthz shows only to the operator: the ML-DSA backends this process can use.
+    mldsaBackends: backends()
+      .filter((b) => b.available)
+      .map((b) => b.name),
   })}\n`,
 );
 
