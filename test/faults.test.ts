@@ -1,5 +1,5 @@
 /**
- * Faults of issue 7, against the real `idp/dist/main.js` as a child process:
+ * Faults, against the real `idp/dist/main.js` as a child process:
  *  - SIGTERM drains: concurrent token requests in flight when the signal arrives all complete
  *    with 200, new connections are refused from then on, and the process exits 0;
  *  - the native ML-DSA addon missing at runtime (or disabled by its self-test): the IdP starts on
