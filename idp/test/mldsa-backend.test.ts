@@ -3,7 +3,7 @@
  * /metrics gauges, and PQID_REQUIRE_NATIVE. The fallback cases use constructed reports here;
  * test/faults.test.ts starts main.js with the native addon really missing or self-disabled.
  */
-import { backends, preferredBackend } from '@pqid/jose';
+import { backends, configure, preferredBackend } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp } from '../src/app.ts';
 import {
@@ -132,8 +132,7 @@ describe('the running provider', () => {
   });
 
   it('refuses to start when PQID_REQUIRE_NATIVE is set and ML-DSA would sign on a fallback', async () => {
-    const prev = process.env.PQID_BACKEND;
-    process.env.PQID_BACKEND = 'noble';
+    const prev = configure({ backend: 'noble' });
     const { dir, cleanup } = tempDir();
     try {
       const env = { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: '1' };
@@ -142,8 +141,7 @@ describe('the running provider', () => {
         backend: 'noble',
       });
     } finally {
-      if (prev === undefined) delete process.env.PQID_BACKEND;
-      else process.env.PQID_BACKEND = prev;
+      configure(prev);
       cleanup();
     }
   });
