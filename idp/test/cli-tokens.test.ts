@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { inspectToken } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = join(ROOT, 'node_modules/.bin/node');
-const CLI = join(ROOT, 'packages/jose/dist/cli.js');
+const CLI = join(ROOT, 'idp/dist/cli.js');
 
 interface Result {
   code: number;
