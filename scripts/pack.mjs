@@ -65,7 +65,9 @@ const npm = process.env.npm_execpath;
 const packed = [];
 for (const pkg of PACKED) {
   const args = ['pack', '--json', '--pack-destination', out];
-  const stdout = npm ? run(process.execPath, [npm, ...args], join(root, pkg)) : run('npm', args, join(root, pkg));
+  const stdout = npm
+    ? run(process.execPath, [npm, ...args], join(root, pkg))
+    : run('npm', args, join(root, pkg));
   const [info] = JSON.parse(stdout);
   packed.push({
     name: info.name,

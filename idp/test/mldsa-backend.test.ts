@@ -6,7 +6,9 @@
 import { backends, configure, preferredBackend } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp } from '../src/app.ts';
+import { ConfigError } from '../src/config.ts';
 import {
+  backendSettings,
   bannerLines,
   type MlDsaBackendReport,
   mldsaBackendReport,
@@ -144,5 +146,29 @@ describe('the running provider', () => {
       configure(prev);
       cleanup();
     }
+  });
+});
+
+describe('backendSettings: the environment of npm start and the CLI, for @pqid/jose', () => {
+  it('maps PQID_BACKEND and PQID_NATIVE_COMPOSITES, unset or empty meaning automatic', () => {
+    expect(backendSettings({})).toEqual({ backend: undefined, compositeMode: 'auto' });
+    expect(backendSettings({ PQID_BACKEND: '', PQID_NATIVE_COMPOSITES: '' })).toEqual({
+      backend: undefined,
+      compositeMode: 'auto',
+    });
+    expect(backendSettings({ PQID_BACKEND: 'native-ref', PQID_NATIVE_COMPOSITES: 'whole' })).toEqual({
+      backend: 'native-ref',
+      compositeMode: 'whole',
+    });
+    // `off` is what the variable always said for split
+    expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'off' }).compositeMode).toBe('split');
+    expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'Split' }).compositeMode).toBe('split');
+  });
+
+  it('refuses anything else with a ConfigError naming the choices', () => {
+    expect(() => backendSettings({ PQID_BACKEND: 'openssl' })).toThrow(ConfigError);
+    expect(() => backendSettings({ PQID_BACKEND: 'openssl' })).toThrow(/native, node, noble, native-ref/);
+    for (const v of ['on', 'constructor', 'toString'])
+      expect(() => backendSettings({ PQID_NATIVE_COMPOSITES: v }), v).toThrow(/auto, whole or split/);
   });
 });
