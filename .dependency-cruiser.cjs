@@ -10,7 +10,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'A cycle (type-only imports included) means two modules are one: move what both need into a lower one.',
+      comment:
+        'A cycle (type-only imports included) means two modules are one: move what both need into a lower one.',
       from: {},
       to: { circular: true },
     },
@@ -40,7 +41,10 @@ module.exports = {
       severity: 'error',
       comment: 'One package uses another through its published entry point, not its files.',
       from: { path: '^packages/([^/]+)/src/' },
-      to: { path: '^packages/([^/]+)/', pathNot: ['^packages/$1/', '^packages/[^/]+/dist/index\\.(d\\.ts|js)$'] },
+      to: {
+        path: '^packages/([^/]+)/',
+        pathNot: ['^packages/$1/', '^packages/[^/]+/dist/index\\.(d\\.ts|js)$'],
+      },
     },
   ],
   options: {
