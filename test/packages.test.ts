@@ -114,6 +114,13 @@ describe.skipIf(problem && !process.env.CI)(
       for (const d of temps) rmSync(d, { recursive: true, force: true });
     });
 
+    /** What a module run in the consumer project prints on stdout, as JSON. */
+    function printed(node: string, env: Record<string, string>, code: string): unknown {
+      const r = spawnSync(node, ['--input-type=module', '-e', code], { cwd: project, env, encoding: 'utf8' });
+      expect(r.status, why(r)).toBe(0);
+      return JSON.parse(r.stdout);
+    }
+
     it('packs compiled JS, type declarations, README and LICENSE, and nothing else', () => {
       for (const [name, p] of Object.entries(packed)) {
         expect(p.files, name).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
@@ -198,17 +205,11 @@ describe.skipIf(problem && !process.env.CI)(
         );
         expect(r.stderr).not.toContain('PQID_NATIVE_UNAVAILABLE');
 
-        const probe = spawnSync(
+        const info = printed(
           node,
-          [
-            '--input-type=module',
-            '-e',
-            "import('@pqid/liboqs-node').then((m) => console.log(JSON.stringify(m.info())))",
-          ],
-          { cwd: project, env, encoding: 'utf8' },
-        );
-        expect(probe.status, why(probe)).toBe(0);
-        const info = JSON.parse(probe.stdout);
+          env,
+          "import('@pqid/liboqs-node').then((m) => console.log(JSON.stringify(m.info())))",
+        ) as { binary: unknown; selfTest: { ok: boolean } };
         expect(info.binary).toEqual({
           source: 'prebuilt',
           package: pre.name,
@@ -229,19 +230,12 @@ describe.skipIf(problem && !process.env.CI)(
         // The library installs no command (the pqid CLI belongs to the IdP): what `pqid backends`
         // showed here, backends() says.
         expect(existsSync(join(project, 'node_modules', '.bin', 'pqid'))).toBe(false);
-        const list = spawnSync(
+        const list = printed(
           node,
-          [
-            '--input-type=module',
-            '-e',
-            "import('@pqid/jose').then((m) => console.log(JSON.stringify(m.backends())))",
-          ],
-          { cwd: project, env, encoding: 'utf8' },
-        );
-        expect(list.status, why(list)).toBe(0);
-        const native = (
-          JSON.parse(list.stdout) as { name: string; available: boolean; implementation?: string }[]
-        )[0];
+          env,
+          "import('@pqid/jose').then((m) => console.log(JSON.stringify(m.backends())))",
+        ) as { name: string; available: boolean; implementation?: string }[];
+        const native = list[0];
         expect(native).toMatchObject({ name: 'native', available: true });
         expect(native?.implementation).toContain('prebuilt');
       });
