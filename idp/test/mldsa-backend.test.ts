@@ -3,10 +3,12 @@
  * /metrics gauges, and PQID_REQUIRE_NATIVE. The fallback cases use constructed reports here;
  * test/faults.test.ts starts main.js with the native addon really missing or self-disabled.
  */
-import { backends, preferredBackend } from '@pqid/jose';
+import { backends, configure, preferredBackend } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp } from '../src/app.ts';
+import { ConfigError } from '../src/config.ts';
 import {
+  backendSettings,
   bannerLines,
   type MlDsaBackendReport,
   mldsaBackendReport,
@@ -143,8 +145,7 @@ describe('the running provider', () => {
   });
 
   it('refuses to start when PQID_REQUIRE_NATIVE is set and ML-DSA would sign on a fallback', async () => {
-    const prev = process.env.PQID_BACKEND;
-    process.env.PQID_BACKEND = 'noble';
+    const prev = configure({ backend: 'noble' });
     const { dir, cleanup } = tempDir();
     try {
       const env = { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: '1' };
@@ -153,9 +154,32 @@ describe('the running provider', () => {
         backend: 'noble',
       });
     } finally {
-      if (prev === undefined) delete process.env.PQID_BACKEND;
-      else process.env.PQID_BACKEND = prev;
+      configure(prev);
       cleanup();
     }
+  });
+});
+
+describe('backendSettings: the environment of npm start and the CLI, for @pqid/jose', () => {
+  it('maps PQID_BACKEND and PQID_NATIVE_COMPOSITES, unset or empty meaning automatic', () => {
+    expect(backendSettings({})).toEqual({ backend: undefined, compositeMode: 'auto' });
+    expect(backendSettings({ PQID_BACKEND: '', PQID_NATIVE_COMPOSITES: '' })).toEqual({
+      backend: undefined,
+      compositeMode: 'auto',
+    });
+    expect(backendSettings({ PQID_BACKEND: 'native-ref', PQID_NATIVE_COMPOSITES: 'whole' })).toEqual({
+      backend: 'native-ref',
+      compositeMode: 'whole',
+    });
+    // `off` is what the variable always said for split
+    expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'off' }).compositeMode).toBe('split');
+    expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'Split' }).compositeMode).toBe('split');
+  });
+
+  it('refuses anything else with a ConfigError naming the choices', () => {
+    expect(() => backendSettings({ PQID_BACKEND: 'openssl' })).toThrow(ConfigError);
+    expect(() => backendSettings({ PQID_BACKEND: 'openssl' })).toThrow(/native, node, noble, native-ref/);
+    for (const v of ['on', 'constructor', 'toString'])
+      expect(() => backendSettings({ PQID_NATIVE_COMPOSITES: v }), v).toThrow(/auto, whole or split/);
   });
 });

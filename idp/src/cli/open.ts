@@ -13,7 +13,6 @@ import { type KeyAuditSink, stderrAuditSink } from '../keys/audit.ts';
 import { openKeyProviders } from '../keys/external.ts';
 import { keyManagerFromConfig } from '../keys/from-config.ts';
 import { LoginLimiter } from '../security/login-limiter.ts';
-import { openStorage } from '../storage/open.ts';
 
 export interface CliContext {
   ctx: IdpContext;
@@ -37,6 +36,8 @@ export function cliConfig(configFile: string | undefined, env = process.env): Co
 export async function openCli(opts: OpenOptions): Promise<CliContext> {
   const env = opts.env ?? process.env;
   const config = cliConfig(opts.configFile, env);
+  // Loaded here, not at start-up: the token commands need no database (nor node:sqlite).
+  const { openStorage } = await import('../storage/open.ts');
   const storage = openStorage(config.databaseUrl);
   // The CLI makes no request for a client; the guard is there for what the context offers.
   const outbound = new OutboundGuard({ allow: config.outbound.allow });

@@ -1,6 +1,6 @@
-import { COMPOSITES, signsWhole } from '../algorithms/composite.ts';
-import { lookup } from '../algorithms/registry.ts';
-import { chooseBackend, chooseSlhDsa } from '../backends/select.ts';
+import { COMPOSITES, signsWhole } from '../src/algorithms/composite.ts';
+import { lookup } from '../src/algorithms/registry.ts';
+import { chooseBackend, chooseSlhDsa } from '../src/backends/select.ts';
 
 /**
  * Where an algorithm's JOSE operations run: the ML-DSA or SLH-DSA backend the selector picks

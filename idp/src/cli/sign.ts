@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
-import { signJwt } from '../jwt.ts';
-import { PrivateKey } from '../keys/handles.ts';
-import { importJWK } from '../keys/jwk.ts';
+import { importJWK, PrivateKey, signJwt } from '@pqid/jose';
 import {
   CliError,
   type Command,

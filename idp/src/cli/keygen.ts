@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
-import { registry } from '../algorithms/registry.ts';
-import { isSlhDsaAlg, slhDsaSeedBytes } from '../backends/params.ts';
-import { generateKeyPair } from '../keys/jwk.ts';
+import { generateKeyPair, registry, SLHDSA_PARAMS } from '@pqid/jose';
 import { type Command, json, out, parse, parseHex, required, UsageError, writeNewFile } from './common.ts';
 
 const help = `Usage: pqid keygen --alg <alg> [--seed <hex>] [--traditional-secret <hex>]
@@ -56,7 +54,9 @@ export const keygen: Command = {
     if (values['traditional-secret'] !== undefined && entry.family !== 'composite') {
       throw new UsageError('--traditional-secret applies to composite algorithms only');
     }
-    const seedBytes = isSlhDsaAlg(alg) ? slhDsaSeedBytes(alg) : 32;
+    // ML-DSA: the 32-byte FIPS 204 seed; SLH-DSA: SK.seed‖SK.prf‖PK.seed, 3n bytes (FIPS 205).
+    const slh = SLHDSA_PARAMS[alg as keyof typeof SLHDSA_PARAMS];
+    const seedBytes = slh ? 3 * slh.n : 32;
     const seed = values.seed !== undefined ? parseHex(values.seed, '--seed', seedBytes) : undefined;
     const traditionalSecret =
       values['traditional-secret'] !== undefined

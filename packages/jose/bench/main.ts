@@ -2,32 +2,49 @@
  * `npm run bench`: ML-DSA and SLH-DSA keygen/sign/verify per parameter set per backend, JOSE-level
  * signJwt/verifyJwt of a typical ID token per algorithm, and the same token through jose's own
  * SignJWT/jwtVerify (ES256 and WebCrypto ML-DSA-65), all in one run. Prints markdown; with
- * `--write`, replaces the marked section of docs/BENCHMARKS.md.
+ * `--write`, replaces the marked section of docs/BENCHMARKS.md. It measures the library's own
+ * paths (native composites whole and split, raw backends), so like the tests it imports the
+ * sources, which Node runs directly:
  *
- *   node packages/jose/dist/bench.js [--quick] [--budget <ms>] [--write] [--doc <path>]
+ *   npm run bench -- [--quick] [--budget <ms>] [--write] [--doc <path>]
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as jose from 'jose';
-import { COMPOSITES, type CompositeSpec, messageRepresentative, signsWhole } from './algorithms/composite.ts';
-import { algorithms, lookup, registry } from './algorithms/registry.ts';
-import { MLDSA_ALGS, type MlDsaAlg } from './backends/params.ts';
-import { backends, chooseBackend, preferredBackend } from './backends/select.ts';
-import type { BackendName } from './backends/types.ts';
-import { type CpuStats, cpuPerOp, median } from './bench/cpu.ts';
-import { CLIENT_ID, claimsBytes, ISSUER, typicalIdTokenClaims } from './bench/id-token.ts';
-import { backendFor } from './bench/label.ts';
-import { type Machine, machine } from './bench/machine.ts';
-import { HEADING, mdTable, updateDoc } from './bench/markdown.ts';
-import { fmtInt, fmtRatio, fmtUs, measure, type Stats } from './bench/measure.ts';
-import { MIN_SAMPLES as SLH_MIN_SAMPLES, type SlhRow, slhRows, slhSection } from './bench/slh-dsa.ts';
-import { signJwt, verifyJwt } from './jwt.ts';
-import { PrivateKey, type PublicKey } from './keys/handles.ts';
-import { generateKeyPair, importJWK } from './keys/jwk.ts';
-import { mldsa } from './mldsa.ts';
+import {
+  COMPOSITES,
+  type CompositeSpec,
+  messageRepresentative,
+  signsWhole,
+} from '../src/algorithms/composite.ts';
+import { lookup } from '../src/algorithms/registry.ts';
+import { MLDSA_ALGS, type MlDsaAlg } from '../src/backends/params.ts';
+import { chooseBackend } from '../src/backends/select.ts';
+import {
+  algorithms,
+  type BackendName,
+  backends,
+  configure,
+  generateKeyPair,
+  importJWK,
+  mldsa,
+  PrivateKey,
+  type PublicKey,
+  preferredBackend,
+  registry,
+  signJwt,
+  verifyJwt,
+} from '../src/index.ts';
+import { type CpuStats, cpuPerOp, median } from './cpu.ts';
+import { CLIENT_ID, claimsBytes, ISSUER, typicalIdTokenClaims } from './id-token.ts';
+import { backendFor } from './label.ts';
+import { type Machine, machine } from './machine.ts';
+import { HEADING, mdTable, updateDoc } from './markdown.ts';
+import { fmtInt, fmtRatio, fmtUs, measure, type Stats } from './measure.ts';
+import { MIN_SAMPLES as SLH_MIN_SAMPLES, type SlhRow, slhRows, slhSection } from './slh-dsa.ts';
 
-const HELP = `Usage: node packages/jose/dist/bench.js [--quick] [--budget <ms>] [--write] [--doc <path>]
+const HELP = `Usage: npm run bench -- [--quick] [--budget <ms>] [--write] [--doc <path>]
 
   --quick         150 ms per cell instead of 1000 (rough numbers, for a quick look)
   --budget <ms>   sampling time per cell (default 1000)
@@ -42,7 +59,8 @@ process.on('warning', (w) => {
   if (w.name === 'ExperimentalWarning' && /ML-DSA/.test(w.message)) return;
   console.error(`${w.name}: ${w.message}`);
 });
-process.env.PQID_QUIET ??= '1';
+// The Machine section lists the backends and why one is unavailable.
+configure({ onWarning: null });
 
 const progress = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -127,15 +145,15 @@ async function joseRows(budgetMs: number): Promise<JoseRow[]> {
   return rows;
 }
 
-/** One algorithm at the JOSE level on each available backend (PQID_BACKEND, read per operation). */
+/** One algorithm at the JOSE level on each available backend (configure({ backend }), read per operation). */
 async function joseBackendRows(alg: string, budgetMs: number): Promise<JoseRow[]> {
   const rows: JoseRow[] = [];
   const claims = typicalIdTokenClaims();
-  const saved = process.env.PQID_BACKEND;
+  const saved = configure({});
   try {
     for (const b of backends()) {
       if (!b.available) continue;
-      process.env.PQID_BACKEND = b.name;
+      configure({ backend: b.name });
       progress(`jose ${alg} on ${b.name}`);
       const { privateJwk } = await generateKeyPair(alg);
       const key = await importJWK(privateJwk);
@@ -148,8 +166,7 @@ async function joseBackendRows(alg: string, budgetMs: number): Promise<JoseRow[]
       rows.push({ alg, pq: lookup(alg).pq, backend: b.name, bytes: Buffer.byteLength(token), sign, verify });
     }
   } finally {
-    if (saved === undefined) delete process.env.PQID_BACKEND;
-    else process.env.PQID_BACKEND = saved;
+    configure(saved);
   }
   return rows;
 }
@@ -162,7 +179,7 @@ interface PairRow {
   a: number[];
   b: number[];
   ratios: number[];
-  /** The goal for the ratio (issue 12), and which side of it passes. */
+  /** The goal for the ratio, and which side of it passes. */
   goal?: { max?: number; min?: number };
   note?: string;
 }
@@ -279,15 +296,13 @@ interface CpuRow {
   t: CpuStats[];
 }
 
-/** Runs `fn` with PQID_NATIVE_COMPOSITES=mode: `whole` or `off` (split) for every composite. */
-async function withComposites<T>(mode: 'whole' | 'off', fn: () => Promise<T>): Promise<T> {
-  const saved = process.env.PQID_NATIVE_COMPOSITES;
-  process.env.PQID_NATIVE_COMPOSITES = mode;
+/** Runs `fn` with every composite signed `whole` or `split` on the native backend. */
+async function withComposites<T>(compositeMode: 'whole' | 'split', fn: () => Promise<T>): Promise<T> {
+  const saved = configure({ compositeMode });
   try {
     return await fn();
   } finally {
-    if (saved === undefined) delete process.env.PQID_NATIVE_COMPOSITES;
-    else process.env.PQID_NATIVE_COMPOSITES = saved;
+    configure(saved);
   }
 }
 
@@ -327,7 +342,7 @@ async function cpuRows(budgetMs: number, rounds: number, inFlight: number): Prom
           ),
         async () => row.t.push(await cpu(() => spec.trad.signAsync(tradKey, mPrime))),
         ...(native
-          ? [async () => row.s.push(await withComposites('off', () => cpu(() => signJwt(claims, ck))))]
+          ? [async () => row.s.push(await withComposites('split', () => cpu(() => signJwt(claims, ck))))]
           : []),
       ];
       for (const run of r % 2 === 0 ? runs : runs.reverse()) await run();
@@ -720,7 +735,7 @@ function report(
   const claims = typicalIdTokenClaims();
   const unavailable = m.backends.filter((b) => !b.available);
   return [
-    '_Generated by `packages/jose/src/bench.ts`; do not edit between the markers._',
+    '_Generated by `npm run bench -- --write` (`packages/jose/bench/main.ts`); do not edit between the markers._',
     '',
     '**Read the ratios, not the absolute numbers.** This machine is shared with other jobs and noisy: absolute',
     'times move by tens of percent between runs, but everything below was measured side by side in one run, so',
@@ -779,7 +794,7 @@ function report(
     '',
     ratioSection(raw, ours, perBackend, lib),
     '',
-    '### Library overhead (issue 12)',
+    '### Library overhead',
     '',
     `Median latency of one operation at a time, A and B measured alternately in ${extra.rounds} rounds (A B, B A, …);`,
     'the ratio is the median of the per-round ratios, with their range. `signJwt` builds the header, serialises',
@@ -788,13 +803,13 @@ function report(
     '',
     overheadSection(extra.overhead),
     '',
-    '### CPU per token: every composite against its pure ML-DSA (issue 12)',
+    '### CPU per token: every composite against its pure ML-DSA',
     '',
     `\`signJwt\` of the same claims with ${extra.inFlight} signatures in flight (as on a loaded server, so the native`,
-    'queue batches). "Whole": the composite signed in one native call (`PQID_NATIVE_COMPOSITES=whole`); "split":',
-    'the same key with `PQID_NATIVE_COMPOSITES=off`, the ML-DSA half on the native backend and the traditional',
+    'queue batches). "Whole": the composite signed in one native call (`configure({ compositeMode: \'whole\' })`);',
+    '"split": the same key with `compositeMode: \'split\'`, the ML-DSA half on the native backend and the traditional',
     'half through node:crypto on the thread pool; "pure": the ML-DSA alone. "Default" is the path the `native`',
-    'backend takes without the variable (whole, except where the split path costs less CPU: see',
+    'backend takes by default (`auto`: whole, except where the split path costs less CPU: see',
     '`SPLIT_BY_DEFAULT` in `packages/jose/src/backends/native.ts`); the column says which path was cheaper in this',
     "run. The paths alternate in each round. Tokens per core-second = 10⁶ ÷ the process's CPU µs per token",
     '(`process.cpuUsage`: event loop and libuv pool); main-thread µs = `process.threadCpuUsage` of the event',

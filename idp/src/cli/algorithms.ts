@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { registry } from '../algorithms/registry.ts';
+import { registry } from '@pqid/jose';
 import { type Command, json, out, parse, table } from './common.ts';
 
 const help = `Usage: pqid algorithms [--json]

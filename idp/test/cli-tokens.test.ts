@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { inspectToken } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = join(ROOT, 'node_modules/.bin/node');
-const CLI = join(ROOT, 'packages/jose/dist/cli.js');
+const CLI = join(ROOT, 'idp/dist/cli.js');
 
 interface Result {
   code: number;
@@ -22,12 +22,15 @@ interface Result {
 }
 
 /** Runs `pqid …`; stdin gets `input`, or is closed empty. Never rejects: the exit code is the result. */
-function pqid(args: string[], input = ''): Promise<Result> {
+function pqid(args: string[], input = '', env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
     const child = execFile(
       NODE,
       [CLI, ...args],
-      { cwd: ROOT, env: { ...process.env, PQID_DEBUG: '' } },
+      {
+        cwd: ROOT,
+        env: { ...process.env, PQID_DEBUG: '', PQID_BACKEND: '', PQID_NATIVE_COMPOSITES: '', ...env },
+      },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -323,5 +326,23 @@ describe('listings and help', () => {
     }
     expect((await pqid(['frobnicate'])).code).toBe(2);
     expect((await pqid([])).code).toBe(2);
+  });
+});
+
+describe('backend settings from the environment', () => {
+  it('PQID_BACKEND prefers a backend; a bad value is a configuration error, not a crash', async () => {
+    const b = await pqid(['backends'], '', { PQID_BACKEND: 'noble' });
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stdout).toMatch(/^noble\s+yes\s+\*/m);
+    expect(b.stdout).toContain('PQID_BACKEND=noble is set');
+    const bad = await pqid(['backends'], '', { PQID_BACKEND: 'fast' });
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toBe(
+      'pqid: ERR_CONFIG: PQID_BACKEND must be one of native, node, noble, native-ref; got "fast"\n',
+    );
+    const composites = await pqid(['algorithms'], '', { PQID_NATIVE_COMPOSITES: 'sometimes' });
+    expect(composites.code).toBe(1);
+    expect(composites.stderr).toContain('ERR_CONFIG: PQID_NATIVE_COMPOSITES must be auto, whole or split');
+    expect(composites.stderr).not.toMatch(NO_STACK);
   });
 });

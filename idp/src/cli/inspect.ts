@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { PqidError } from '../errors.ts';
-import { inspectToken, type TokenInspection } from '../size.ts';
+import { inspectToken, PqidError, type TokenInspection } from '@pqid/jose';
 import { CliError, type Command, json, out, parse, table, tokenArg, yesNo } from './common.ts';
 
 const help = `Usage: pqid inspect [--json] [--cookie-name <name>] [--url-base <url>] [token | < token]

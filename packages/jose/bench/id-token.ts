@@ -5,7 +5,7 @@
  * picture URL.
  */
 import { randomBytes } from 'node:crypto';
-import type { JwtClaims } from '../jwt.ts';
+import type { JwtClaims } from '../src/index.ts';
 
 export const ISSUER = 'https://idp.example.com';
 export const CLIENT_ID = 'client-4f1c2b7e9a3d';

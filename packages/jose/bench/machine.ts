@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { backends } from '../backends/select.ts';
-import type { BackendStatus } from '../backends/types.ts';
+import { type BackendStatus, backends } from '../src/index.ts';
 
 export interface Machine {
   cpu: string;

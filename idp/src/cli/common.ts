@@ -6,8 +6,7 @@
  * 2 the command line itself is wrong (unknown option, missing or malformed argument).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { PqidError } from '../errors.ts';
-import { seconds } from '../jwt.ts';
+import { PqidError } from '@pqid/jose';
 
 /** The command line is wrong: exit 2, with a pointer to `--help`. */
 export class UsageError extends Error {
@@ -61,9 +60,8 @@ export function required<T>(value: T | undefined, flag: string, why = ''): T {
   return value;
 }
 
-/** Maps an error to its message on stderr and an exit code. Stacks only with PQID_DEBUG=1. */
-export function report(prefix: string, e: unknown): number {
-  const debug = !!process.env.PQID_DEBUG;
+/** Maps an error to its message on stderr and an exit code; stack traces only when `debug` (PQID_DEBUG=1). */
+export function report(prefix: string, e: unknown, debug = false): number {
   if (e instanceof UsageError) {
     err(`${prefix}: ${e.code}: ${e.message}`);
     err(`Run '${prefix} --help' for usage.`);
@@ -141,18 +139,18 @@ export function parseHex(value: string, flag: string, bytes?: number): Uint8Arra
   return new Uint8Array(Buffer.from(v, 'hex'));
 }
 
-/** A time span option (`600`, `30s`, `10m`, `2h`, `7d`), validated here so a typo is a usage error. */
-export function parseSpan(value: string | undefined, flag: string): string | undefined {
+const SPAN = /^(\d+)\s*(s|sec|secs|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?)?$/i;
+const UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** A time span option (`600`, `30s`, `10m`, `2h`, `7d`) in seconds, validated here so a typo is a usage error. */
+export function parseSpan(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  const v = /^\d+$/.test(value.trim()) ? `${value.trim()}s` : value;
-  try {
-    seconds(v);
-  } catch {
+  const m = SPAN.exec(value.trim());
+  if (!m)
     throw new UsageError(
       `${flag} must be seconds or a span like 30s, 10m, 2h, 7d; got ${JSON.stringify(value)}`,
     );
-  }
-  return v;
+  return Number(m[1]) * (UNIT[(m[2] ?? 's')[0]?.toLowerCase() as string] as number);
 }
 
 /** `--alg a,b --alg c` → [a, b, c]. */

@@ -4,10 +4,8 @@
  * MIN_SAMPLES samples (fewer than the ML-DSA cells' 20) after one warm-up run.
  */
 import { randomBytes } from 'node:crypto';
-import { SLHDSA_ALGS, type SlhDsaAlg } from '../backends/params.ts';
-import { backends } from '../backends/select.ts';
-import type { BackendName } from '../backends/types.ts';
-import { slhdsa } from '../slhdsa.ts';
+import { SLHDSA_ALGS, type SlhDsaAlg } from '../src/backends/params.ts';
+import { type BackendName, backends, slhdsa } from '../src/index.ts';
 import { mdTable } from './markdown.ts';
 import { fmtInt, fmtUs, measure, type Stats } from './measure.ts';
 

@@ -1,6 +1,7 @@
 /**
- * The `pqid` command runner. `runCli` takes the command list so that a package built on this one
- * (the IdP adds `keys`, `clients`, `saml-sps`) extends the same CLI instead of forking it.
+ * The `pqid` command runner: one module per command, the token and key commands (keygen, sign,
+ * verify, inspect, algorithms, backends) and the IdP's own (keys, clients, saml-sps). `runCli`
+ * takes the command list so tests can run a subset.
  */
 import { readFileSync } from 'node:fs';
 import { algorithms } from './algorithms.ts';
@@ -14,8 +15,13 @@ import { verify } from './verify.ts';
 export type { Command } from './common.ts';
 export { CliError, err, json, out, table, UsageError } from './common.ts';
 
-/** The token and key commands of @pqid/jose. */
-export const JOSE_COMMANDS: readonly Command[] = [keygen, sign, verify, inspect, algorithms, backends];
+/** The commands that work on key and token files, with @pqid/jose alone (no IdP storage). */
+export const TOKEN_COMMANDS: readonly Command[] = [keygen, sign, verify, inspect, algorithms, backends];
+
+export interface RunOptions {
+  /** Stack traces with errors (`PQID_DEBUG=1`). */
+  debug?: boolean;
+}
 
 function version(): string {
   try {
@@ -50,9 +56,11 @@ Environment: PQID_BACKEND=native|node|noble|native-ref forces an ML-DSA backend;
 stack traces to errors.`;
 }
 
-export async function runCli(argv: string[], COMMANDS: readonly Command[] = JOSE_COMMANDS): Promise<number> {
-  // The backend fallback warning is for servers; the CLI shows backends on request ('pqid backends').
-  process.env.PQID_QUIET ??= '1';
+export async function runCli(
+  argv: string[],
+  COMMANDS: readonly Command[] = TOKEN_COMMANDS,
+  options: RunOptions = {},
+): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? COMMANDS.find((c) => c.name === args[0]) : undefined;
@@ -87,6 +95,6 @@ export async function runCli(argv: string[], COMMANDS: readonly Command[] = JOSE
     await cmd.run(args);
     return 0;
   } catch (e) {
-    return report(`pqid ${cmd.name}`, e);
+    return report(`pqid ${cmd.name}`, e, options.debug);
   }
 }

@@ -1,8 +1,5 @@
 import { parseArgs } from 'node:util';
-import { registry } from '../algorithms/registry.ts';
-import { createLocalJWKSet, createRemoteJWKSet } from '../jwks.ts';
-import { verifyJwt } from '../jwt.ts';
-import type { KeySet } from '../keys/resolve.ts';
+import { createLocalJWKSet, createRemoteJWKSet, type KeySet, registry, verifyJwt } from '@pqid/jose';
 import {
   CliError,
   type Command,

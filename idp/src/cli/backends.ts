@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { backends as listBackends } from '../backends/select.ts';
+import { backends as listBackends, settings } from '@pqid/jose';
 import { type Command, json, out, parse, table } from './common.ts';
 
 const help = `Usage: pqid backends [--json]
@@ -20,7 +20,7 @@ export const backends: Command = {
     const { values } = parse(() => parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true }));
     const list = listBackends();
     if (values.json) return out(json(list));
-    const preferred = process.env.PQID_BACKEND;
+    const preferred = settings().backend;
     const auto = list.find((b) => b.available)?.name;
     out(
       table(
@@ -50,6 +50,7 @@ export const backends: Command = {
         ]),
       ),
     );
-    if (preferred) out(`\nPQID_BACKEND=${preferred} is set.`);
+    if (preferred)
+      out(`\nPQID_BACKEND=${preferred} is set: ${preferred} is preferred where it can do the operation.`);
   },
 };
