@@ -1,6 +1,8 @@
 /**
- * The dependency rule of docs/ARCHITECTURE.md, checked by `npm run lint`: imports point down the
- * layers, never up, and nothing imports in a circle — between files or between folders.
+ * The dependency rule of docs/ARCHITECTURE.md, checked by `npm run deps` (part of `npm run lint`):
+ * imports point down the layers, never up, and nothing imports in a circle — between files or
+ * between folders. The IdP → the packages → the native binding, never back.
+ * @type {import('dependency-cruiser').IConfiguration}
  *
  * IdP layers, top to bottom. A module may import its own layer and any layer below it. Folders
  * that share a layer (oidc and saml) may not import each other.
@@ -11,7 +13,7 @@ const LAYERS = [
   ['app', ['app\\.ts$', 'server\\.ts$', 'health\\.ts$', 'seed\\.ts$', 'open-context\\.ts$']],
   ['protocols', ['oidc/', 'saml/']],
   ['sign-in', ['signin/']],
-  ['http', ['http/']],
+  ['http', ['http/', 'operator-token\\.ts$']],
   ['ui', ['ui/']],
   ['context', ['context\\.ts$', 'metrics\\.ts$']],
   ['clients', ['clients/']],
@@ -19,7 +21,7 @@ const LAYERS = [
   ['accounts', ['accounts/']],
   ['storage', ['storage/']],
   ['security', ['security/']],
-  ['runtime', ['mldsa-backend\\.ts$']],
+  ['runtime', ['mldsa-backend\\.ts$', 'node-version\\.ts$']],
   ['config', ['config/']],
   ['crypto', ['crypto/']],
   ['policy', ['policy/', 'logging\\.ts$']],
@@ -82,17 +84,33 @@ module.exports = {
       '^idp/src/oidc/',
     ),
     forbid(
-      'packages-below-idp',
-      'idp → packages → native: a library never imports the application',
-      '^(packages|native)/',
-      '^idp/',
+      'packages-not-to-idp',
+      'The libraries know nothing of the IdP, the load suite or the examples.',
+      '^packages/',
+      '^(idp|load|examples|test)/',
     ),
     forbid(
-      'jose-below-xmldsig',
-      '@pqid/xmldsig signs through @pqid/jose; @pqid/jose knows nothing of XML',
+      'jose-not-to-xmldsig',
+      '@pqid/xmldsig signs through @pqid/jose, not the other way round.',
       '^packages/jose/',
       '^packages/xmldsig/',
     ),
+    forbid(
+      'src-not-to-tests-or-benchmarks',
+      'What ships never imports its tests or benchmarks.',
+      '^(idp|packages/[^/]+)/src/',
+      '^(idp|packages/[^/]+)/(test|bench)/',
+    ),
+    {
+      name: 'packages-through-entry-points',
+      severity: 'error',
+      comment: 'One package uses another through its published entry point, not its files.',
+      from: { path: '^packages/([^/]+)/src/' },
+      to: {
+        path: '^packages/([^/]+)/',
+        pathNot: ['^packages/$1/', '^packages/[^/]+/dist/index\\.(d\\.ts|js)$'],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -100,6 +118,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     combinedDependencies: false,
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'default'] },
   },
 };

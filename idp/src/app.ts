@@ -5,6 +5,7 @@ import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { signingAlgs } from './clients/clients.ts';
 import { warnSlowHotPath } from './clients/hot-path.ts';
+import type { OutboundOptions } from './clients/outbound.ts';
 
 export { registerClient } from './clients/register.ts';
 
@@ -43,6 +44,8 @@ export interface CreateIdpOptions {
   logStream?: { write(msg: string): void };
   /** Replaces the in-memory login limiter (e.g. one backed by a store shared between instances). */
   loginLimiter?: LoginLimiter;
+  /** The resolver and connector of outbound requests (tests put a gate on the connect step). */
+  outbound?: Pick<OutboundOptions, 'resolve' | 'dial'>;
 }
 
 export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Promise<Idp> {
@@ -67,6 +70,7 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     actor: 'server',
     warn,
     loginLimiter: opts.loginLimiter,
+    outbound: opts.outbound,
   });
   const { ctx } = opened;
   const { keys, storage } = ctx;

@@ -6,6 +6,7 @@
  */
 import { Accounts } from './accounts/accounts.ts';
 import { Clients } from './clients/clients.ts';
+import { OutboundGuard, type OutboundOptions } from './clients/outbound.ts';
 import {
   type Config,
   type Env,
@@ -37,6 +38,8 @@ export interface OpenContextOptions {
   audit?: KeyAuditSink | undefined;
   /** Replaces the login limiter on the shared store (e.g. one of a test's own). */
   loginLimiter?: LoginLimiter | undefined;
+  /** The resolver and connector of outbound requests (tests put a gate on the connect step). */
+  outbound?: Pick<OutboundOptions, 'resolve' | 'dial'> | undefined;
 }
 
 export interface OpenedContext {
@@ -51,6 +54,8 @@ export async function openContext(config: Config, opts: OpenContextOptions): Pro
   const env = opts.env ?? processEnv();
   const environment = readEnvironment(env);
   const storage = openStorage(config.databaseUrl);
+  // Every request made for a client goes through it (the CLI makes none; the context offers it).
+  const outbound = new OutboundGuard({ allow: config.outbound.allow, ...opts.outbound });
   let opened: KeyManager | undefined;
   try {
     const keyStore = storage.adapter('SigningKey');
@@ -85,7 +90,9 @@ export async function openContext(config: Config, opts: OpenContextOptions): Pro
       clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
         allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
         cacheTtl: config.clientCacheTtl,
+        outboundAllow: outbound.allowlist,
       }),
+      outbound,
       // Lockouts count failures from every instance on this store (login-limiter.ts).
       loginLimiter:
         opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
@@ -95,12 +102,14 @@ export async function openContext(config: Config, opts: OpenContextOptions): Pro
       kek,
       environment,
       async close() {
+        await outbound.close();
         await opened?.close();
         await storage.close();
       },
     };
   } catch (e) {
     await opened?.close();
+    await outbound.close();
     await storage.close();
     throw e;
   }

@@ -1,21 +1,14 @@
 /** Argument parsing and error mapping shared by the IdP's CLI commands. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { CliError, UsageError } from '@pqid/jose/cli';
 import { ClientError } from '../clients/clients.ts';
 import { IdpError, UsageError as IdpUsageError } from '../errors/index.ts';
 import { UnknownSigningAlgorithm } from '../keys/key-manager.ts';
 import { SamlSpError } from '../saml/sps.ts';
+import { CliError, UsageError, parse as usageErrors } from './common.ts';
 
 /** `parseArgs` with its TypeErrors (unknown option, missing value) turned into usage errors (exit 2). */
 export function parse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
-  try {
-    return parseArgs(config);
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError((e as Error).message);
-    throw e;
-  }
+  return usageErrors(() => parseArgs(config));
 }
 
 /** What the operator typed is wrong (exit 2), not the operation: metadata, an algorithm, a registration. */

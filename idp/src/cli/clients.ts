@@ -4,7 +4,6 @@
  * both go through the one validation every registration uses (clients/clients.ts).
  */
 import { readFileSync } from 'node:fs';
-import { CliError, type Command, err, json, out, table, UsageError } from '@pqid/jose/cli';
 import {
   ACCESS_TOKEN_FORMATS,
   type AccessTokenFormat,
@@ -20,6 +19,7 @@ import { measureSignature } from '../keys/hot-path.ts';
 import { resolveAlg, type SigningPurpose } from '../keys/placement.ts';
 import { isSlowSigner } from '../policy/algorithms.ts';
 import { mapErrors, parse } from './args.ts';
+import { CliError, type Command, err, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';
 import { TRANSPORTS, type Transport, tokenFit } from './token-fit.ts';
 

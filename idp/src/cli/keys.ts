@@ -1,9 +1,9 @@
 /** `pqid keys list|rotate|remove|rekey|import`: the IdP's signing keys, in its storage. */
-import { type Command, json, out, table, UsageError } from '@pqid/jose/cli';
 import type { ExternalKeyRef, ExternalRef } from '../keys/custody.ts';
 import type { KeyInfo } from '../keys/key-manager.ts';
 import { isKeySet, KEY_SETS, type KeySet } from '../policy/key-sets.ts';
 import { mapErrors, parse } from './args.ts';
+import { type Command, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';
 
 const iso = (t: number | undefined) => (t === undefined ? '-' : new Date(t * 1000).toISOString());

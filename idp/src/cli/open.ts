@@ -7,7 +7,6 @@
 import { type Config, type Env, loadConfig, processEnv } from '../config/index.ts';
 import type { IdpContext } from '../context.ts';
 import { type KeyAuditSink, stderrAuditSink } from '../keys/audit.ts';
-import { openContext } from '../open-context.ts';
 
 export interface CliContext {
   ctx: IdpContext;
@@ -30,6 +29,8 @@ export function cliConfig(configFile: string | undefined, env: Env = processEnv(
 
 export async function openCli(opts: OpenOptions): Promise<CliContext> {
   const env = opts.env ?? processEnv();
+  // Loaded here, not at start-up: the token commands need no database (nor node:sqlite).
+  const { openContext } = await import('../open-context.ts');
   const opened = await openContext(cliConfig(opts.configFile, env), {
     env,
     withKeys: opts.withKeys,

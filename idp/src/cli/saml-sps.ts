@@ -1,6 +1,5 @@
 /** `pqid saml-sps add|list|remove`: SAML service providers in the IdP's storage. */
 import { readFile } from 'node:fs/promises';
-import { CliError, type Command, json, out, table, UsageError } from '@pqid/jose/cli';
 import {
   isSamlSigningAlg,
   isSlowSamlSigningAlg,
@@ -11,6 +10,7 @@ import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from '../saml/constants.ts
 import { parseSpMetadata } from '../saml/sp-metadata.ts';
 import { registerSamlSp, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from '../saml/sps.ts';
 import { mapErrors, parse } from './args.ts';
+import { CliError, type Command, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';
 
 const HELP = `Usage:

@@ -48,7 +48,16 @@ const GROUPS: Array<{ title: string; keys: string[]; intro?: string }> = [
   { title: 'SAML', keys: ['saml'], intro: 'The SAML 2.0 IdP: [SAML.md](SAML.md).' },
   {
     title: 'Protocol extensions',
-    keys: ['maxHeaderBytes', 'dpop', 'par', 'registration', 'resourceServers', 'backchannelLogout'],
+    keys: [
+      'maxHeaderBytes',
+      'dpop',
+      'par',
+      'requestObjects',
+      'registration',
+      'resourceServers',
+      'backchannelLogout',
+      'outbound',
+    ],
     intro:
       'DPoP, pushed authorization requests, dynamic registration, resource servers (RFC 8707) and back-channel logout; what each does: [PROTOCOL.md](PROTOCOL.md).',
   },

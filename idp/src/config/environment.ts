@@ -3,6 +3,7 @@
  * that have a variable (table.ts), and the variables that only the environment carries — secrets
  * that must not sit in a file, and switches of the process (ENVIRONMENT below).
  */
+import { BACKEND_NAMES, type BackendName, type CompositeMode } from '@pqid/jose';
 import { envFlag, fail } from './values.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -16,14 +17,6 @@ export const processEnv = (): Env => process.env;
  */
 export function exportToProcessEnv(vars: Record<string, string>): void {
   for (const [k, v] of Object.entries(vars)) process.env[k] = v;
-}
-
-/**
- * @pqid/jose warns once per process when ML-DSA falls back from the native backend; `npm start`
- * reports that itself, as a log line, so it asks the library to stay quiet.
- */
-export function quietLibraryWarnings(): void {
-  process.env.PQID_QUIET ??= '1';
 }
 
 export interface EnvironmentVariable {
@@ -58,13 +51,11 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'PQID_BACKEND',
-    readBy: '@pqid/jose',
-    doc: "`native`, `node`, `noble` or `native-ref` (the native addon's portable C code): force an ML-DSA backend",
+    doc: "`native`, `node`, `noble` or `native-ref` (the native addon's portable C code): the ML-DSA/SLH-DSA backend to prefer (where it cannot do an operation, automatic selection does it). `npm start` and `pqid` pass it to `@pqid/jose`'s `configure({ backend })`, which reads no environment itself; any other value is a configuration error",
   },
   {
     name: 'PQID_NATIVE_COMPOSITES',
-    readBy: '@pqid/jose',
-    doc: 'how the `native` backend signs and verifies composites. Unset: the path that costs less CPU per token, per algorithm: whole in one native task (M′ and both halves; AWS-LC or RustCrypto for the traditional half), except Ed448, which is split. `whole`: every composite whole (also Ed448, through RustCrypto `ed448-goldilocks`). `off`: every composite split (the ML-DSA half native, the traditional half through node:crypto on the thread pool). See docs/BENCHMARKS.md',
+    doc: 'how the `native` backend signs and verifies composites (`configure({ compositeMode })` of `@pqid/jose`, set by `npm start` and `pqid`). Unset or `auto`: the path that costs less CPU per token, per algorithm: whole in one native task (M′ and both halves; AWS-LC or RustCrypto for the traditional half), except Ed448, which is split. `whole`: every composite whole (also Ed448, through RustCrypto `ed448-goldilocks`). `split` (or `off`): every composite split (the ML-DSA half native, the traditional half through node:crypto on the thread pool). Any other value is a configuration error. See docs/BENCHMARKS.md',
   },
   {
     name: 'PQID_SIGN_SLOTS',
@@ -93,10 +84,35 @@ export interface EnvironmentSettings {
   kekPrevious: string | undefined;
   /** PQID_REQUIRE_NATIVE set to anything but 0/false/no/off. */
   requireNative: boolean;
-  /** PQID_BACKEND as given: only named in messages here (@pqid/jose reads it). */
-  backend: string | undefined;
+  /** PQID_BACKEND: the backend @pqid/jose prefers (`configure({ backend })`); unset: automatic. */
+  backend: BackendName | undefined;
+  /** PQID_NATIVE_COMPOSITES: how the native backend signs composites (`configure({ compositeMode })`). */
+  compositeMode: CompositeMode;
   /** PQID_DRAIN_TIMEOUT_MS. */
   drainTimeoutMs: number;
+}
+
+/**
+ * @pqid/jose's settings, which the library does not read itself: PQID_BACKEND prefers one backend
+ * (`native`, `node`, `noble` or `native-ref`; empty: automatic); PQID_NATIVE_COMPOSITES picks how
+ * the native backend signs composites (`auto` the default, `whole`, `split`, or `off`, the older
+ * name of `split`).
+ */
+export function backendSettings(env: Env): {
+  backend: BackendName | undefined;
+  compositeMode: CompositeMode;
+} {
+  const backend = env.PQID_BACKEND?.trim() || undefined;
+  if (backend !== undefined && !BACKEND_NAMES.includes(backend as BackendName))
+    fail(`PQID_BACKEND must be one of ${BACKEND_NAMES.join(', ')}; got ${JSON.stringify(backend)}`);
+  const modes: Record<string, CompositeMode> = { auto: 'auto', whole: 'whole', split: 'split', off: 'split' };
+  const composites = env.PQID_NATIVE_COMPOSITES?.trim().toLowerCase() || 'auto';
+  const compositeMode = Object.hasOwn(modes, composites) ? modes[composites] : undefined;
+  if (!compositeMode)
+    fail(
+      `PQID_NATIVE_COMPOSITES must be auto, whole or split; got ${JSON.stringify(env.PQID_NATIVE_COMPOSITES)}`,
+    );
+  return { backend: backend as BackendName | undefined, compositeMode: compositeMode as CompositeMode };
 }
 
 const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
@@ -111,7 +127,7 @@ export function readEnvironment(env: Env = processEnv()): EnvironmentSettings {
     kekFile: nonEmpty(env.PQID_KEK_FILE),
     kekPrevious: nonEmpty(env.PQID_KEK_PREVIOUS),
     requireNative: require !== undefined && require !== '' && envFlag(require),
-    backend: env.PQID_BACKEND,
+    ...backendSettings(env),
     drainTimeoutMs: drain === undefined ? 10_000 : Number(drain) || 10_000,
   };
 }

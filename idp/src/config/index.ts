@@ -12,12 +12,12 @@ export {
   validateDatabaseUrl,
 } from './database-url.ts';
 export {
+  backendSettings,
   ENVIRONMENT,
   type Env,
   type EnvironmentSettings,
   exportToProcessEnv,
   processEnv,
-  quietLibraryWarnings,
   readEnvironment,
 } from './environment.ts';
 export { type LoadConfigOptions, loadConfig } from './load.ts';

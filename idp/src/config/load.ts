@@ -18,9 +18,11 @@ import type {
   DpopConfig,
   KeysConfig,
   LoginLimitsConfig,
+  OutboundConfig,
   ParConfig,
   PasskeysConfig,
   RegistrationConfig,
+  RequestObjectConfig,
   ResourceServerConfig,
   SamlConfig,
   TtlConfig,
@@ -28,7 +30,14 @@ import type {
 import { fail, isObject } from './values.ts';
 
 type Sections = 'ttl' | 'demo' | 'keys' | 'loginLimits' | 'saml' | 'passkeys';
-type ProtocolSections = 'dpop' | 'par' | 'registration' | 'resourceServers' | 'backchannelLogout';
+type ProtocolSections =
+  | 'dpop'
+  | 'par'
+  | 'registration'
+  | 'resourceServers'
+  | 'backchannelLogout'
+  | 'outbound'
+  | 'requestObjects';
 
 export interface LoadConfigOptions {
   env?: Env;
@@ -51,6 +60,8 @@ export interface LoadConfigOptions {
       Partial<Omit<ResourceServerConfig, 'scope'>> & { scope?: string | string[] }
     >;
     backchannelLogout?: Partial<BackchannelLogoutConfig>;
+    outbound?: Partial<OutboundConfig>;
+    requestObjects?: Partial<RequestObjectConfig>;
   };
 }
 

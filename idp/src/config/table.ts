@@ -7,6 +7,7 @@
  */
 import { algorithms } from '@pqid/jose';
 import { DEFAULT_SAML_LIMITS, type XmlLimits } from '@pqid/xmldsig';
+import { OutboundAllowlist } from '../policy/addresses.ts';
 import { rootAlgs, SAML_SIGNING_ALGS } from '../policy/algorithms.ts';
 import { KEY_SETS } from '../policy/key-sets.ts';
 import { PASSKEY_ALGS } from '../policy/passkeys.ts';
@@ -142,7 +143,7 @@ export const SETTINGS: Section<Config> = {
       env: 'PQID_METRICS_TOKEN',
       default: unset,
       shown: '(unset: `/metrics` is open)',
-      doc: 'at least 16 characters; `GET /metrics` then needs `Authorization: Bearer <token>` (401 otherwise). Unset, keep `/metrics` off the public listener (proxy rule or firewall)',
+      doc: 'at least 16 characters; `GET /metrics` then needs `Authorization: Bearer <token>` (401 otherwise), and the same bearer opens the detail of `/healthz` (keys, algorithms, backends), which is never served without a configured token. Unset, keep `/metrics` off the public listener (proxy rule or firewall)',
       check: secret,
     },
     purgeInterval: {
@@ -534,6 +535,36 @@ export const SETTINGS: Section<Config> = {
           default: value(30),
           doc: "seconds between looks at the shared outbox for due deliveries no live instance holds (also one at start): how soon a crashed instance's deliveries are resumed",
           check: fractionalSeconds(3600),
+        },
+      },
+    },
+    outbound: {
+      entries: {
+        allow: {
+          env: 'PQID_OUTBOUND_ALLOW',
+          default: () => [],
+          shown: '`[]`',
+          doc: "host names (exact), IP addresses and CIDR ranges that **dynamically registered** clients' `jwks_uri` and `backchannel_logout_uri` may reach although internal (loopback, private, link-local, …). A listed host name may also use http; a range allows its addresses over https (and http for an address literal). Empty: such clients reach public https URLs only. Operator-registered clients need no entry ([PROTOCOL.md](PROTOCOL.md#requests-the-provider-makes-for-clients)). The variable is comma- or space-separated and replaces the file's list",
+          fromEnv: (text) => text.split(/[\s,]+/).filter(Boolean),
+          check: (v, at) => {
+            if (!Array.isArray(v) || v.some((e) => typeof e !== 'string' || e.trim() === ''))
+              fail(`${at} must be an array of host names, IP addresses or CIDR ranges`);
+            try {
+              new OutboundAllowlist(v as string[]);
+            } catch (e) {
+              fail(`${at}: ${(e as Error).message}`);
+            }
+            return [...(v as string[])];
+          },
+        },
+      },
+    },
+    requestObjects: {
+      entries: {
+        requireJti: {
+          default: value(false),
+          doc: 'refuse request objects (JAR, RFC 9101) without a `jti`, making every one single use; a `jti`, when present, is used once in any case ([PROTOCOL.md](PROTOCOL.md#pushed-authorization-requests-rfc-9126-and-signed-request-objects-rfc-9101))',
+          check: trueOrFalse,
         },
       },
     },

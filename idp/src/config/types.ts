@@ -249,6 +249,23 @@ export interface BackchannelLogoutConfig {
   sweepInterval: number;
 }
 
+export interface OutboundConfig {
+  /**
+   * Host names, IP addresses and CIDR ranges that dynamically registered clients may make the
+   * provider reach although they are internal (loopback, private, link-local, …), and over http.
+   * Empty by default: such clients reach public https URLs only (clients/outbound.ts).
+   */
+  allow: string[];
+}
+
+export interface RequestObjectConfig {
+  /**
+   * Refuse request objects without a `jti`. Off by default (RFC 9101 makes `jti` optional);
+   * a `jti`, when present, is accepted once in any case.
+   */
+  requireJti: boolean;
+}
+
 export interface ProtocolConfig {
   /** Node's limit on the request line plus all headers (http `maxHeaderSize`), bytes. */
   maxHeaderBytes: number;
@@ -258,4 +275,6 @@ export interface ProtocolConfig {
   /** Keyed by resource indicator. */
   resourceServers: Record<string, ResourceServerConfig>;
   backchannelLogout: BackchannelLogoutConfig;
+  outbound: OutboundConfig;
+  requestObjects: RequestObjectConfig;
 }
