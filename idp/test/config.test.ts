@@ -192,6 +192,8 @@ describe('config', () => {
       registration: { mode: 'off' },
       resourceServers: {},
       backchannelLogout: { concurrency: 8, attempts: 3, timeout: 5, retryDelay: 1, sweepInterval: 30 },
+      outbound: { allow: [] },
+      requestObjects: { requireJti: false },
     });
   });
 
