@@ -261,7 +261,7 @@ describe.skipIf(problem && !process.env.CI)(
         const r = spawnSync(node, ['jose-example.mjs'], { cwd: project, env, encoding: 'utf8' });
         expect(r.status, why(r)).toBe(0);
         expect(r.stdout.trim()).toMatch(
-          /^alice: a \d+-byte ML-DSA-65 JWT, signed on native \(liboqs \d+\.\d+\.\d+ (avx2|ref) \(dist, prebuilt\)\)$/,
+          /^alice: a \d+-byte ML-DSA-65 JWT, signed on native \(mldsa-native (x86_64-avx2|ref) \(dist, prebuilt\)\)$/,
         );
         expect(r.stderr).not.toContain('PQID_NATIVE_UNAVAILABLE');
 
