@@ -217,13 +217,20 @@ describe.skipIf(problem && !process.env.CI)(
         'Cargo.lock',
         '.cargo/config.toml',
         'src/lib.rs',
-        'liboqs/LICENSE.txt',
-        'liboqs/include/oqs/oqsconfig.h',
+        'csrc/units.txt',
+        'csrc/mldsa_config.h',
+        'csrc/include/oqs/oqsconfig.h',
+        'vendor/aws-lc/LICENSE',
+        'vendor/liboqs/LICENSE.txt',
+        'vendor/mldsa-native/mldsa_native_bcm.c',
+        'vendor/s2n-bignum/include/_internal_s2n_bignum_arm.h',
+        'vendor/PATCHES.md',
+        'vendor/VENDOR.md',
       ];
       expect(native).toEqual(expect.arrayContaining([...runtime, ...build]));
       for (const f of native) {
         expect(f).toMatch(
-          /^(LICENSE|README\.md|package\.json|[a-z-]+\.js|[a-z-]+\.d\.ts|scripts\/install\.mjs|build\.rs|Cargo\.(toml|lock)|\.cargo\/config\.toml|src\/[a-z_]+\.rs|selftest\/ML-DSA-\d\d\.bin|liboqs\/(LICENSE\.txt|PATCHES\.md|VENDOR\.md|include\/.+\.h|src\/.+))$/,
+          /^(LICENSE|README\.md|package\.json|[a-z-]+\.js|[a-z-]+\.d\.ts|scripts\/install\.mjs|build\.rs|Cargo\.(toml|lock)|\.cargo\/config\.toml|src\/[a-z_]+\.rs|selftest\/ML-DSA-\d\d\.bin|csrc\/.+|vendor\/(PATCHES\.md|VENDOR\.md|aws-lc\/LICENSE|(mldsa-native|s2n-bignum|liboqs)\/.+))$/,
         );
         expect(f).not.toMatch(/\.node$|build-status|internal\.|binding\.d\.ts|vendor\.sh|patches\/|UPSTREAM/);
       }
