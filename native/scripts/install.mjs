@@ -195,8 +195,8 @@ function tail(text, lines = 15) {
     .join('\n');
 }
 
-/** What a cold source build takes on 2 cores, for the message before it starts (README). */
-const BUILD_MINUTES = 'two to three';
+/** What a cold source build takes on 2 cores, idle to busy, for the message before it starts (README). */
+const BUILD_MINUTES = 'three to six';
 
 /**
  * Runs a build command with cargo's own progress lines (`Compiling aws-lc-sys v0.47.0`, one per
