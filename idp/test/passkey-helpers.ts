@@ -3,6 +3,8 @@
  * the pages' CSRF tokens, the options fetch, the credential form post.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { IdpContext } from '../src/context.ts';
+import { Enrolments } from '../src/signin/passkeys/enrolment.ts';
 import type { SoftAlg, SoftAuthenticator, SoftCredential, Tamper } from './webauthn-authenticator.ts';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -105,6 +107,23 @@ export async function passkey(
   });
 }
 
+/**
+ * A first passkey for `accountId` the way a user gets one: the operator's enrolment code, a
+ * password sign-in on the account page, the code, the ceremony. Returns the final response.
+ */
+export async function enrolFirstPasskey(
+  app: FastifyInstance,
+  ctx: IdpContext,
+  jar: Jar,
+  user: { sub: string; username: string; password: string },
+  authenticator: SoftAuthenticator,
+  alg: SoftAlg,
+) {
+  await signInToAccount(app, jar, user.username, user.password);
+  const enrolment = await enrolmentCode(ctx, user.sub);
+  return registerPasskey(app, jar, authenticator, alg, {}, { enrolment });
+}
+
 /** Sign in with a password through /account; the jar then holds a fresh session. */
 export async function signInToAccount(app: FastifyInstance, jar: Jar, username: string, pw: string) {
   const page = await startSignIn(app, jar, '/account');
@@ -113,15 +132,35 @@ export async function signInToAccount(app: FastifyInstance, jar: Jar, username: 
     throw new Error(`account sign-in: ${r.statusCode} ${r.headers.location} ${r.body}`);
 }
 
-/** On the account page (signed in), create a passkey with `authenticator` and register it. */
+/** An enrolment code for the account's first passkey, as `pqid passkeys enrol` issues it. */
+export async function enrolmentCode(ctx: IdpContext, accountId: string, ttl = 600): Promise<string> {
+  return (await new Enrolments(ctx.storage.adapter('PasskeyEnrolment')).issue(accountId, ttl)).code;
+}
+
+/** On the account page (signed in), redeem an enrolment code for the first passkey. */
+export async function redeemEnrolment(app: FastifyInstance, jar: Jar, code: string) {
+  const page = await get(app, jar, '/account');
+  if (page.statusCode !== 200) throw new Error(`account page: ${page.statusCode} ${page.headers.location}`);
+  return postForm(app, jar, '/account/enrol', { csrf: csrfOf(page.body), code });
+}
+
+/**
+ * On the account page (signed in), create a passkey with `authenticator` and register it; a
+ * first passkey after redeeming `extra.enrolment`.
+ */
 export async function registerPasskey(
   app: FastifyInstance,
   jar: Jar,
   authenticator: SoftAuthenticator,
   alg: SoftAlg,
   t: Tamper = {},
-  extra: { name?: string } = {},
+  extra: { name?: string; enrolment?: string } = {},
 ) {
+  if (extra.enrolment !== undefined) {
+    const r = await redeemEnrolment(app, jar, extra.enrolment);
+    if (r.headers.location !== '/account?done=enrolled')
+      throw new Error(`enrolment: ${r.statusCode} ${r.headers.location} ${r.body}`);
+  }
   const page = await get(app, jar, '/account');
   if (page.statusCode !== 200) throw new Error(`account page: ${page.statusCode} ${page.headers.location}`);
   const csrf = csrfOf(page.body);
