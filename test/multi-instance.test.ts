@@ -29,12 +29,13 @@ import { StorageUnavailable } from '../idp/src/storage/errors.ts';
 import { basicAuth, DEMO_REDIRECT, form, KEK, pkce, tempDir, testConfig } from '../idp/test/helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
   enrolFirstPasskey,
   enrolmentCode,
   get,
   Jar,
-  openInteraction,
   passkey,
+  passkeyTokens,
   postForm,
   postJson,
   signInToAccount,
@@ -503,46 +504,14 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
   it('a passkey removed at A ends the session it signed in at B and revokes its refresh token there', async () => {
     const account = await a.ctx.accounts.create({ username: 'walter', password: 'pw walter' });
     const authenticator = new SoftAuthenticator({ origin: ISSUER });
-    const user = { sub: account.sub, username: 'walter', password: 'pw walter' };
     expect(
-      (await enrolFirstPasskey(a.app, a.ctx, new Jar(), user, authenticator, 'ML-DSA-44')).headers.location,
+      (await enrolFirstPasskey(a, account, 'pw walter', authenticator, 'ML-DSA-44')).headers.location,
     ).toBe('/account?done=added');
     // Signed in at B with the passkey: a session, and a refresh token from B's token endpoint.
-    const { verifier, challenge } = pkce();
-    const authorize = (extra: Record<string, string> = {}) =>
-      `/authorize?${new URLSearchParams({
-        client_id: 'demo-client',
-        redirect_uri: DEMO_REDIRECT,
-        response_type: 'code',
-        scope: 'openid offline_access',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        ...extra,
-      })}`;
-    const j = new Jar();
-    const signedIn = await passkey(b.app, j, await startSignIn(b.app, j, authorize()), authenticator);
-    const consent = await openInteraction(b.app, j, signedIn.headers.location as string);
-    const allowed = await postForm(b.app, j, `${consent.url}/consent`, {
-      csrf: consent.csrf,
-      decision: 'allow',
-    });
-    const tokens = await b.app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        {
-          grant_type: 'authorization_code',
-          code: new URL(allowed.headers.location as string).searchParams.get('code') as string,
-          redirect_uri: DEMO_REDIRECT,
-          code_verifier: verifier,
-        },
-        { authorization: demoAuth },
-      ),
-    });
-    expect(tokens.statusCode, tokens.body).toBe(200);
+    const { jar: j, tokens } = await passkeyTokens(b.app, authenticator);
     const silent = async () =>
       new URL(
-        (await get(b.app, j, authorize({ prompt: 'none' }))).headers.location as string,
+        (await get(b.app, j, demoAuthorize({ prompt: 'none' }).url)).headers.location as string,
       ).searchParams.has('code');
     expect(await silent()).toBe(true);
     // Removed at A, from another session the passkey signed in there.
@@ -563,7 +532,7 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
       method: 'POST',
       url: '/token',
       ...form(
-        { grant_type: 'refresh_token', refresh_token: tokens.json().refresh_token },
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
         { authorization: demoAuth },
       ),
     });

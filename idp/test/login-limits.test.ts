@@ -189,14 +189,7 @@ describe('passkey ceremonies under brute force (inject)', () => {
   async function userWithPasskey(username: string) {
     const account = await t.idp.ctx.accounts.create({ username, password: `pw ${username}` });
     const authenticator = new SoftAuthenticator({ origin: ORIGIN });
-    const r = await enrolFirstPasskey(
-      t.idp.app,
-      t.idp.ctx,
-      new Jar(),
-      { sub: account.sub, username, password: `pw ${username}` },
-      authenticator,
-      'ML-DSA-44',
-    );
+    const r = await enrolFirstPasskey(t.idp, account, `pw ${username}`, authenticator, 'ML-DSA-44');
     expect(r.statusCode).toBe(303);
     return authenticator;
   }
@@ -240,7 +233,7 @@ describe('passkey ceremonies under brute force (inject)', () => {
       'pw frank',
     );
     expect(pw.statusCode).toBe(429);
-    expect(pw.headers['retry-after']).toBe('60');
+    expect(Number(pw.headers['retry-after'])).toBeGreaterThan(50);
     expect(pw.body).toContain(LOCKED_LOGIN_ERROR);
     expect((await passkey(app, jar, second, authenticator)).headers.location).toMatch(/code=/);
     const j = new Jar();

@@ -9,14 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { passkeys } from '../src/cli/passkeys.ts';
-import { basicAuth, captureOutput, DEMO_REDIRECT, form, KEK, pkce, tempDir, testConfig } from './helpers.ts';
+import { basicAuth, captureOutput, form, KEK, tempDir, testConfig } from './helpers.ts';
 import {
   get,
   Jar,
   ORIGIN,
-  openInteraction,
   passkey,
-  postForm,
+  passkeyTokens,
   redeemEnrolment,
   registerPasskey,
   signInToAccount,
@@ -71,38 +70,8 @@ describe('pqid passkeys (list, remove, enrol)', () => {
 
   /** A passwordless sign-in with a refresh token: the session's jar and the refresh token. */
   async function signInWith(authenticator: SoftAuthenticator) {
-    const jar = new Jar();
-    const { verifier, challenge } = pkce();
-    const q = new URLSearchParams({
-      client_id: 'demo-client',
-      redirect_uri: DEMO_REDIRECT,
-      response_type: 'code',
-      scope: 'openid offline_access',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    });
-    const r = await passkey(app, jar, await startSignIn(app, jar, `/authorize?${q}`), authenticator);
-    let location = r.headers.location as string;
-    if (location.startsWith('/interaction/')) {
-      const page = await openInteraction(app, jar, location);
-      location = (await postForm(app, jar, `${page.url}/consent`, { csrf: page.csrf, decision: 'allow' }))
-        .headers.location as string;
-    }
-    const token = await app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        {
-          grant_type: 'authorization_code',
-          code: new URL(location).searchParams.get('code') as string,
-          redirect_uri: DEMO_REDIRECT,
-          code_verifier: verifier,
-        },
-        { authorization: basicAuth('demo-client', 'demo-secret') },
-      ),
-    });
-    expect(token.statusCode, token.body).toBe(200);
-    return { jar, refreshToken: token.json().refresh_token as string };
+    const { jar, tokens } = await passkeyTokens(app, authenticator);
+    return { jar, refreshToken: tokens.refresh_token };
   }
 
   const refreshes = async (rt: string) =>

@@ -12,9 +12,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from '../src/accounts/accounts.ts';
 import { Passkeys, passkeysOf } from '../src/signin/passkeys/credentials.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
-import { basicAuth, DEMO_REDIRECT, form, pkce, startTestIdp } from './helpers.ts';
+import { basicAuth, DEMO_REDIRECT, form, startTestIdp } from './helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
   enrolmentCode,
   get,
   Jar,
@@ -87,21 +88,7 @@ async function userWithPasskey(
 const stored = async (accountId: string) =>
   t.idp.ctx.storage.adapter('WebAuthnCredential').listByUid(accountId);
 
-function authorizeUrl(extra: Record<string, string> = {}) {
-  const { verifier, challenge } = pkce();
-  const q = new URLSearchParams({
-    client_id: 'demo-client',
-    redirect_uri: DEMO_REDIRECT,
-    response_type: 'code',
-    scope: 'openid',
-    state: 'st',
-    nonce: 'nn',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
-  return { url: `/authorize?${q}`, verifier };
-}
+const authorizeUrl = (extra: Record<string, string> = {}) => demoAuthorize({ nonce: 'nn', ...extra });
 
 async function idTokenClaims(location: string, verifier: string) {
   const code = new URL(location).searchParams.get('code');

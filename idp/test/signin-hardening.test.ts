@@ -16,9 +16,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
-import { basicAuth, DEMO_REDIRECT, form, pkce, startTestIdp } from './helpers.ts';
+import { basicAuth, DEMO_REDIRECT, form, redeemCode, startTestIdp } from './helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
   enrolFirstPasskey,
   enrolmentCode,
   get,
@@ -26,7 +27,9 @@ import {
   ORIGIN,
   openInteraction,
   passkey,
+  passkeyTokens,
   password,
+  pastConsent,
   postForm,
   postJson,
   redeemEnrolment,
@@ -67,15 +70,14 @@ async function newUser(on: TestIdp = t) {
   const username = `hard${n++}`;
   const pw = `pw of ${username}`;
   const account = await on.idp.ctx.accounts.create({ username, password: pw });
-  return { sub: account.sub, username, password: pw };
+  return { sub: account.sub, uid: username, username, password: pw };
 }
 
 /** A user who enrolled a first passkey of `alg` (an operator's code, then the ceremony). */
 async function userWithPasskey(alg: SoftAlg = 'ML-DSA-44', on: TestIdp = t) {
   const user = await newUser(on);
   const authenticator = new SoftAuthenticator({ origin: ORIGIN });
-  const jar = new Jar();
-  const r = await enrolFirstPasskey(on.idp.app, on.idp.ctx, jar, user, authenticator, alg);
+  const r = await enrolFirstPasskey(on.idp, user, user.password, authenticator, alg);
   expect(r.headers.location, r.body).toBe('/account?done=added');
   return { user, authenticator };
 }
@@ -83,74 +85,22 @@ async function userWithPasskey(alg: SoftAlg = 'ML-DSA-44', on: TestIdp = t) {
 const stored = async (accountId: string) =>
   t.idp.ctx.storage.adapter('WebAuthnCredential').listByUid(accountId);
 
-function authorizeUrl(extra: Record<string, string> = {}) {
-  const { verifier, challenge } = pkce();
-  const q = new URLSearchParams({
-    client_id: 'demo-client',
-    redirect_uri: DEMO_REDIRECT,
-    response_type: 'code',
-    scope: 'openid',
-    state: 'st',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
-  return { url: `/authorize?${q}`, verifier };
-}
+const authorizeUrl = demoAuthorize;
 
-interface Tokens {
-  access_token: string;
-  refresh_token?: string;
-  id_token: string;
-}
-
-/** Past the consent page when there is one; the redirect to the client. */
-async function pastConsent(jar: Jar, location: string): Promise<string> {
-  if (!location.startsWith('/interaction/')) return location;
-  const page = await openInteraction(app, jar, location);
-  const r = await postForm(app, jar, `${page.url}/consent`, { csrf: page.csrf, decision: 'allow' });
-  return r.headers.location as string;
-}
-
-async function redeem(location: string, verifier: string): Promise<Tokens> {
-  const code = new URL(location).searchParams.get('code');
-  expect(code, location).toBeTruthy();
-  const r = await app.inject({
-    method: 'POST',
-    url: '/token',
-    ...form(
-      {
-        grant_type: 'authorization_code',
-        code: code as string,
-        redirect_uri: DEMO_REDIRECT,
-        code_verifier: verifier,
-      },
-      { authorization: demoAuth },
-    ),
-  });
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json() as Tokens;
-}
+const redeemAt = (location: string, verifier: string) =>
+  redeemCode(app, new URL(location), DEMO_REDIRECT, { verifier, headers: { authorization: demoAuth } });
 
 /** A passkey sign-in into the demo client with a refresh token: the session's jar and the tokens. */
-async function passkeySession(authenticator: SoftAuthenticator) {
-  const jar = new Jar();
-  const { url, verifier } = authorizeUrl({ scope: 'openid offline_access' });
-  const r = await passkey(app, jar, await startSignIn(app, jar, url), authenticator);
-  expect(r.statusCode, r.body).toBe(303);
-  const tokens = await redeem(await pastConsent(jar, r.headers.location as string), verifier);
-  expect(tokens.refresh_token).toBeDefined();
-  return { jar, tokens };
-}
+const passkeySession = (authenticator: SoftAuthenticator) => passkeyTokens(app, authenticator);
 
 /** The same with a password. */
 async function passwordSession(user: { username: string; password: string }) {
   const jar = new Jar();
   const { url, verifier } = authorizeUrl({ scope: 'openid offline_access' });
   const r = await password(app, jar, await startSignIn(app, jar, url), user.username, user.password);
-  expect(r.statusCode, r.body).toBe(303);
-  const tokens = await redeem(await pastConsent(jar, r.headers.location as string), verifier);
-  return { jar, tokens };
+  const token = await redeemAt(await pastConsent(app, jar, r.headers.location as string), verifier);
+  expect(token.statusCode, token.body).toBe(200);
+  return { jar, tokens: token.json() as { refresh_token: string } };
 }
 
 /** Whether the jar's session still gets a code without a login (prompt=none). */
@@ -291,7 +241,7 @@ describe('what a passkey signed in ends with it', () => {
     expect(removed.headers.location).toBe('/account?done=removed');
 
     expect(await signedIn(a.jar)).toBe(false);
-    const r = await refresh(a.tokens.refresh_token as string);
+    const r = await refresh(a.tokens.refresh_token);
     expect(r.statusCode).toBe(400);
     expect(r.json().error).toBe('invalid_grant');
     expect((await userinfo(a.tokens.access_token)).statusCode).toBe(401);
@@ -299,7 +249,7 @@ describe('what a passkey signed in ends with it', () => {
     expect((await get(app, manager, '/account')).statusCode).toBe(303);
     // Nothing the passkey did not authenticate is touched.
     expect(await signedIn(pw.jar)).toBe(true);
-    expect((await refresh(pw.tokens.refresh_token as string)).statusCode).toBe(200);
+    expect((await refresh(pw.tokens.refresh_token)).statusCode).toBe(200);
   });
 
   it('a counter that goes backwards ends its sessions and revokes their tokens too', async () => {
@@ -313,7 +263,7 @@ describe('what a passkey signed in ends with it', () => {
     expect(r.statusCode).toBe(401);
     expect(lastRefusal('passkey sign-in refused')).toBe('counter_regression');
     expect(await signedIn(a.jar)).toBe(false);
-    expect((await refresh(a.tokens.refresh_token as string)).statusCode).toBe(400);
+    expect((await refresh(a.tokens.refresh_token)).statusCode).toBe(400);
     expect((await userinfo(a.tokens.access_token)).statusCode).toBe(401);
   });
 
@@ -326,15 +276,7 @@ describe('what a passkey signed in ends with it', () => {
     const removal = await accountWithPasskey(authenticator);
     const csrf = csrfOf((await get(app, removal, '/account')).body);
     await postForm(app, removal, '/account/passkeys/remove', { csrf, id: authenticator.credential().b64 });
-    const code = new URL(location).searchParams.get('code') as string;
-    const token = await app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        { grant_type: 'authorization_code', code, redirect_uri: DEMO_REDIRECT, code_verifier: verifier },
-        { authorization: demoAuth },
-      ),
-    });
+    const token = await redeemAt(location, verifier);
     expect(token.statusCode).toBe(400);
     expect(token.json().error).toBe('invalid_grant');
   });

@@ -138,14 +138,7 @@ async function user(withPasskey: boolean) {
   const account = await t.idp.ctx.accounts.create({ username, password: pw });
   const authenticator = new SoftAuthenticator({ origin: ORIGIN, backupEligible: false });
   if (withPasskey) {
-    const r = await enrolFirstPasskey(
-      app,
-      t.idp.ctx,
-      new Jar(),
-      { sub: account.sub, username, password: pw },
-      authenticator,
-      'ML-DSA-65',
-    );
+    const r = await enrolFirstPasskey(t.idp, account, pw, authenticator, 'ML-DSA-65');
     expect(r.statusCode).toBe(303);
   }
   return { sub: account.sub, username, pw, authenticator };

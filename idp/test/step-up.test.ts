@@ -19,9 +19,10 @@ import { AUTHN_CONTEXT, STATUS } from '../src/saml/constants.ts';
 import { registerSamlSp } from '../src/saml/sps.ts';
 import { ACR, authContext } from '../src/signin/auth-context.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
-import { basicAuth, DEMO_REDIRECT, form, pkce, startTestIdp } from './helpers.ts';
+import { basicAuth, DEMO_REDIRECT, form, startTestIdp } from './helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
   enrolFirstPasskey,
   get,
   Jar,
@@ -60,33 +61,14 @@ async function user(withPasskey: boolean) {
   });
   const authenticator = new SoftAuthenticator({ origin: ORIGIN, backupEligible: false });
   if (withPasskey) {
-    const r = await enrolFirstPasskey(
-      app,
-      t.idp.ctx,
-      new Jar(),
-      { sub: account.sub, username, password: pw },
-      authenticator,
-      'ML-DSA-65',
-    );
+    const r = await enrolFirstPasskey(t.idp, account, pw, authenticator, 'ML-DSA-65');
     expect(r.statusCode).toBe(303);
   }
   return { account, username, pw, authenticator };
 }
 
-function authorize(extra: Record<string, string> = {}, clientId = 'demo-client') {
-  const { verifier, challenge } = pkce();
-  const q = new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: DEMO_REDIRECT,
-    response_type: 'code',
-    scope: 'openid',
-    state: 'st',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
-  return { url: `/authorize?${q}`, verifier };
-}
+const authorize = (extra: Record<string, string> = {}, clientId = 'demo-client') =>
+  demoAuthorize({ client_id: clientId, ...extra });
 
 async function tokens(location: string, verifier: string, auth = demoAuth) {
   const code = new URL(location).searchParams.get('code');
