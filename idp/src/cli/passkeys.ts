@@ -47,7 +47,7 @@ async function accountOf(ctx: IdpContext, username: string): Promise<Account> {
 function oneUser(positionals: string[], what: string, max = 1): string[] {
   if (positionals.length === 0 || positionals.length > max)
     throw new UsageError(
-      `passkeys ${what} takes ${max === 1 ? 'one USERNAME' : 'USERNAME and CREDENTIAL_ID'}`,
+      `passkeys ${what} takes ${max === 1 ? 'one USERNAME' : 'a USERNAME, then a CREDENTIAL_ID or --all'}`,
     );
   return positionals;
 }
@@ -175,7 +175,7 @@ export const passkeys: Command = {
     const [sub, ...rest] = args;
     if (sub === 'list') return list(rest);
     if (sub === 'remove') return remove(rest);
-    if (sub === 'enrol' || sub === 'enroll') return enrol(rest);
+    if (sub === 'enrol') return enrol(rest);
     throw new UsageError(
       sub === undefined
         ? 'passkeys needs list, remove or enrol'
