@@ -14,6 +14,7 @@ import crypto from 'node:crypto';
 import {
   type BackendName,
   backends,
+  configure,
   generateKeyPair,
   importJWK,
   type Jwk,
@@ -38,12 +39,11 @@ const te = new TextEncoder();
 const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 const cat = (...p: Uint8Array[]) => new Uint8Array(Buffer.concat(p));
 
-/** Runs fn pinned to one backend (PQID_BACKEND) and proves that backend did the verifying. */
+/** Runs fn pinned to one backend (configure({ backend })) and proves that backend did the verifying. */
 async function on<T>(name: BackendName, fn: () => Promise<T> | T): Promise<T> {
   const b = getBackend(name);
   const spies = [vi.spyOn(b, 'verify'), vi.spyOn(b, 'verifySync')];
-  const prev = process.env.PQID_BACKEND;
-  process.env.PQID_BACKEND = name;
+  const prev = configure({ backend: name });
   try {
     const r = await fn();
     expect(
@@ -52,8 +52,7 @@ async function on<T>(name: BackendName, fn: () => Promise<T> | T): Promise<T> {
     ).toBeGreaterThan(0);
     return r;
   } finally {
-    if (prev === undefined) delete process.env.PQID_BACKEND;
-    else process.env.PQID_BACKEND = prev;
+    configure(prev);
     for (const s of spies) s.mockRestore();
   }
 }

@@ -4,11 +4,11 @@
  * its grants are revoked on the server at once), issue an enrolment code with which the user adds
  * a new first passkey on the account page.
  */
-import { runCli } from '@pqid/jose/cli';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { passkeys } from '../src/cli/passkeys.ts';
+import { runCli } from '../src/cli/run.ts';
 import { basicAuth, captureOutput, form, KEK, tempDir, testConfig } from './helpers.ts';
 import {
   get,

@@ -5,13 +5,13 @@
  * authenticated, on every instance — and issue a one-time enrolment code for a new first passkey
  * (signin/passkeys/enrolment.ts). Works on the server's storage, running or not.
  */
-import { CliError, type Command, err, json, out, table, UsageError } from '@pqid/jose/cli';
 import type { Account } from '../accounts/accounts.ts';
 import type { IdpContext } from '../context.ts';
 import { passkeyAlgName } from '../signin/passkeys/config.ts';
 import { passkeysOf } from '../signin/passkeys/credentials.ts';
 import { Enrolments } from '../signin/passkeys/enrolment.ts';
 import { mapErrors, parse } from './args.ts';
+import { CliError, type Command, err, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';
 
 /** Enrolment codes last a day unless told otherwise, and at most 30 days. */

@@ -1,3 +1,4 @@
+import { settings } from '../configure.ts';
 import { type MlDsaAlg, SEED_BYTES } from './params.ts';
 import type { BackendStatus, CompositeOps, CompositeParams, MlDsaBackend } from './types.ts';
 
@@ -94,12 +95,12 @@ function hold(sk: NativeSecretKey, publicKey?: Uint8Array): { sk: NativeSecretKe
 const SPLIT_BY_DEFAULT: ReadonlySet<CompositeParams['traditional']> = new Set(['Ed448']);
 
 /**
- * PQID_NATIVE_COMPOSITES (read per use): `off` splits every composite, `whole` signs every one
- * whole, anything else (the default) takes the cheaper path per algorithm.
+ * `configure({ compositeMode })`, read per use: `split` splits every composite, `whole` signs
+ * every one whole, `auto` (the default) takes the cheaper path per algorithm.
  */
 export function nativeCompositeWhole(p: CompositeParams): boolean {
-  const mode = process.env.PQID_NATIVE_COMPOSITES;
-  if (mode === 'off') return false;
+  const mode = settings().compositeMode;
+  if (mode === 'split') return false;
   if (mode === 'whole') return true;
   return !SPLIT_BY_DEFAULT.has(p.traditional);
 }

@@ -1,7 +1,11 @@
 import type { MlDsaAlg, SlhDsaAlg } from './params.ts';
 
-/** `native-ref` (the native addon's portable C code) is only used when asked for by name. */
-export type BackendName = 'native' | 'node' | 'noble' | 'native-ref';
+/**
+ * Every backend, in the order automatic selection tries them. `native-ref` (the native addon's
+ * portable C code) is only used when asked for by name.
+ */
+export const BACKEND_NAMES = ['native', 'node', 'noble', 'native-ref'] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
 
 /** What a backend reports about itself: whether it runs here, and if not, why. */
 export interface BackendStatus {
