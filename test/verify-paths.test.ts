@@ -6,9 +6,9 @@
  *   mldsa.verify / verifySync, verifyCompact, verifyJwt, verifyGeneral, the ML-DSA half of a
  *   composite JWS, and XML-DSig (SAML) through @pqid/xmldsig.
  *
- * (The IdP's private_key_jwt path is in idp/test/private-key-jwt-vectors.test.ts.) Without
- * native/liboqs/patches the `native` backend accepts the z-norm cases and rejects the valid
- * r0 = 0 hint case on every path.
+ * (The IdP's private_key_jwt path is in idp/test/private-key-jwt-vectors.test.ts.) On the
+ * liboqs 0.13 AVX2 verifier pqid used before mldsa-native, unpatched, the `native` backend
+ * accepted the z-norm cases and rejected the valid r0 = 0 hint case on every path.
  */
 import crypto from 'node:crypto';
 import {

@@ -11,7 +11,7 @@ import { IdpError } from './errors/index.ts';
 export interface MlDsaBackendReport {
   /** The backend ordinary ML-DSA signatures use (`native`, `node`, `noble`), null when none. */
   backend: string | null;
-  /** That backend's implementation, e.g. `liboqs 0.13.0 avx2 (dist, prebuilt)`. */
+  /** That backend's implementation, e.g. `mldsa-native x86_64-avx2 (dist, prebuilt)`. */
   implementation: string | null;
   /** True when ML-DSA does not sign on the native backend. */
   fallback: boolean;

@@ -1,17 +1,18 @@
 /**
  * The `pqid` command line: the token and key commands, which need nothing but @pqid/jose, and
- * `keys`, `clients` and `saml-sps`, which work on the IdP's own storage (the server may be
- * running or stopped) and load it only when run.
+ * `keys`, `clients`, `saml-sps` and `passkeys`, which work on the IdP's own storage (the server
+ * may be running or stopped) and load it only when run.
  */
 import { configure } from '@pqid/jose';
 import { ConfigError, type Env, processEnv, readEnvironment } from '../config/index.ts';
 import { clients } from './clients.ts';
 import { CliError, err, report } from './common.ts';
 import { keys } from './keys.ts';
+import { passkeys } from './passkeys.ts';
 import { runCli, TOKEN_COMMANDS } from './run.ts';
 import { samlSps } from './saml-sps.ts';
 
-export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps];
+export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps, passkeys];
 
 /** Runs one command line; the environment gives the ML-DSA backend settings and PQID_DEBUG. */
 export async function main(argv: string[], env: Env = processEnv()): Promise<number> {

@@ -440,7 +440,7 @@ export const SETTINGS: Section<Config> = {
         },
         manageMaxAge: {
           default: value(600),
-          doc: 'seconds: adding or removing a passkey needs a sign-in this recent. 1–86400',
+          doc: 'seconds: adding or removing a passkey needs a sign-in this recent; also how long a redeemed enrolment code lets its session add the first passkey. 1–86400',
           check: secondsIn(1, 86_400),
         },
       },

@@ -194,7 +194,10 @@ export interface PasskeysConfig {
    * where this Node verifies it (WebCrypto ML-DSA, Node ≥ 24.7).
    */
   algorithms: PasskeyAlg[];
-  /** Adding or removing a passkey needs a sign-in at most this many seconds old. */
+  /**
+   * Adding or removing a passkey needs a sign-in at most this many seconds old; a redeemed
+   * enrolment code lets its session add the first passkey for as long.
+   */
   manageMaxAge: number;
 }
 

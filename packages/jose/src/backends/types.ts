@@ -17,7 +17,7 @@ export interface BackendStatus {
   fix?: string;
   /** The power-on self-test, for a backend that runs one (native); it does not load if it fails. */
   selfTest?: { ok: boolean; checks: number; milliseconds: number };
-  /** The implementation actually chosen, e.g. `avx2`, `ref`, `OpenSSL 3.5.4`, `noble 0.7.1`. */
+  /** The implementation actually chosen, e.g. `x86_64-avx2`, `ref`, `OpenSSL 3.5.4`, `noble 0.7.1`. */
   implementation?: string;
   capabilities: BackendCapabilities;
 }
