@@ -24,6 +24,47 @@ export {
   verifyDpopProof,
 } from './dpop.ts';
 export * from './errors.ts';
+export { defaultHpkeBackend, type HpkeBackend } from './hpke/suite.ts';
+export { isJweAlgorithm, jweRegistry, lookupJweAlgorithm as getJweAlgorithm } from './jwe/algorithms.ts';
+export { contentEncryptionRegistry } from './jwe/content.ts';
+export {
+  type DecryptionKeys,
+  type DecryptOptions,
+  type DecryptResult,
+  decryptCompact,
+  decryptFlattened,
+} from './jwe/decrypt.ts';
+export {
+  type EncryptOptions,
+  encryptCompact,
+  encryptFlattened,
+  type FlattenedEncryptOptions,
+} from './jwe/encrypt.ts';
+export { encryptionKeysFor } from './jwe/jwks.ts';
+export {
+  DecryptionKey,
+  EncryptionKey,
+  exportEncryptionKey,
+  type GenerateEncryptionKeyOptions,
+  generateEncryptionKeyPair,
+  type ImportEncryptionKeyOptions,
+  importEncryptionKey,
+} from './jwe/keys.ts';
+export {
+  type DecryptAndVerifyJwtOptions,
+  type DecryptAndVerifyJwtResult,
+  decryptAndVerifyJwt,
+  encryptJwt,
+  signAndEncryptJwt,
+} from './jwe/nested.ts';
+export type { FlattenedJwe, JweHeader } from './jwe/parse.ts';
+export type {
+  ContentEncryptionEntry,
+  HpkeSuite,
+  JweAlgorithmEntry,
+  JweKeyType,
+  KeyManagementMode,
+} from './jwe/types.ts';
 export {
   createLocalJWKSet,
   createRemoteJWKSet,
