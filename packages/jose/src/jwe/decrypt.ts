@@ -115,7 +115,7 @@ async function openClassical(key: DecryptionKey, parts: JweParts): Promise<Uint8
       {
         protected: parts.protectedB64,
         ...(Object.keys(extra).length ? { header: extra } : {}),
-        encrypted_key: b(parts.encryptedKey),
+        ...(parts.encryptedKey.length ? { encrypted_key: b(parts.encryptedKey) } : {}),
         iv: b(parts.iv),
         ciphertext: b(parts.ciphertext),
         tag: b(parts.tag),
