@@ -58,6 +58,7 @@ export {
   signAndEncryptJwt,
 } from './jwe/nested.ts';
 export type { FlattenedJwe, JweHeader } from './jwe/parse.ts';
+export { inspectJwe, type JweInspection } from './jwe/size.ts';
 export type {
   ContentEncryptionEntry,
   HpkeSuite,
@@ -114,5 +115,13 @@ export {
   mldsa,
   preferredBackend,
 } from './mldsa.ts';
-export { chunkCookie, inspectToken, joinCookieChunks, LIMITS, type TokenInspection } from './size.ts';
+export {
+  chunkCookie,
+  type InspectOptions,
+  inspectToken,
+  joinCookieChunks,
+  LIMITS,
+  type TokenInspection,
+  transportFits,
+} from './size.ts';
 export { type SlhDsaSignOptions, type SlhDsaVerifyOptions, slhdsa } from './slhdsa.ts';

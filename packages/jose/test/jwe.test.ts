@@ -21,6 +21,7 @@ import {
   generateKeyPair,
   importEncryptionKey,
   importJWK,
+  inspectJwe,
   type JweAlgorithmEntry,
   jweRegistry,
   type PrivateKey,
@@ -101,6 +102,29 @@ describe('every registered JWE algorithm', () => {
           expect(text(got.additionalAuthenticatedData as Uint8Array)).toBe('context');
         });
       }
+
+      it('inspectJwe reports its size, its encapsulated secret and where it fits', async () => {
+        const { pub } = await keysFor(e.alg);
+        const jwe = await encryptCompact(
+          'x'.repeat(1000),
+          pub,
+          e.mode === 'integrated' ? {} : { enc: 'A256GCM' },
+        );
+        const info = inspectJwe(jwe);
+        expect(info.header.alg).toBe(e.alg);
+        expect(info.bytes.token).toBe(jwe.length);
+        const segs = jwe.split('.').map((s) => s.length);
+        expect([
+          info.bytes.header,
+          info.bytes.encryptedKey,
+          info.bytes.iv,
+          info.bytes.ciphertext,
+          info.bytes.tag,
+        ]).toEqual(segs);
+        if (e.family === 'hpke') expect(info.bytes.encapsulatedSecret).toBe(e.sizes.encapsulatedSecret);
+        expect(info.bytes.ciphertextRaw).toBeGreaterThanOrEqual(1000);
+        expect(info.fits.authorizationHeader.fits).toBe(info.bytes.token + 22 <= 8190);
+      });
 
       it('never encrypts the same plaintext to the same bytes', async () => {
         const { pub } = await keysFor(e.alg);
