@@ -7,7 +7,6 @@
  *
  *   node packages/jose/src/bench/jwe.ts [--quick] [--budget <ms>] [--write] [--doc <path>]
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -30,12 +29,15 @@ import {
 import { cpuPerOp } from './cpu.ts';
 import { typicalIdTokenClaims } from './id-token.ts';
 import { machine } from './machine.ts';
-import { mdTable } from './markdown.ts';
+import { type DocSection, mdTable, updateDoc } from './markdown.ts';
 import { fmtInt, fmtRatio, fmtUs, measure } from './measure.ts';
 
-const START = '<!-- bench:jwe:start -->';
-const END = '<!-- bench:jwe:end -->';
 const HEADING = '## Encrypted ID tokens: JWE cost and size next to signing';
+const SECTION: DocSection = {
+  start: '<!-- bench:jwe:start -->',
+  end: '<!-- bench:jwe:end -->',
+  intro: `${HEADING}\n\nRegenerate with \`node packages/jose/src/bench/jwe.ts --write\` (\`--quick\` for a rough run).\n`,
+};
 
 const HELP = `Usage: node packages/jose/src/bench/jwe.ts [--quick] [--budget <ms>] [--write] [--doc <path>]
 
@@ -165,24 +167,6 @@ function report(budgetMs: number, seconds: number, r: Awaited<ReturnType<typeof 
   ].join('\n');
 }
 
-function writeSection(path: string, body: string): string {
-  const block = `${START}\n${body.trim()}\n${END}`;
-  const intro = `${HEADING}\n\nRegenerate with \`node packages/jose/src/bench/jwe.ts --write\` (\`--quick\` for a rough run).\n`;
-  if (!existsSync(path)) {
-    writeFileSync(path, `# Benchmarks\n\n${intro}\n${block}\n`);
-    return 'created';
-  }
-  const doc = readFileSync(path, 'utf8');
-  const s = doc.indexOf(START);
-  const e = doc.indexOf(END);
-  if (s !== -1 && e > s) {
-    writeFileSync(path, `${doc.slice(0, s)}${block}${doc.slice(e + END.length)}`);
-    return 'replaced';
-  }
-  writeFileSync(path, `${doc.trimEnd()}\n\n${intro}\n${block}\n`);
-  return 'appended';
-}
-
 async function main(): Promise<number> {
   let values: { quick?: boolean; budget?: string; write?: boolean; doc?: string; help?: boolean };
   try {
@@ -215,7 +199,7 @@ async function main(): Promise<number> {
   console.log(md);
   if (values.write) {
     const doc = values.doc ?? fileURLToPath(new URL('../../../../docs/BENCHMARKS.md', import.meta.url));
-    progress(`\n${writeSection(doc, md)} ${doc}`);
+    progress(`\n${updateDoc(doc, md, SECTION)} ${doc}`);
   }
   return 0;
 }
