@@ -3,12 +3,14 @@ import { defineConfig } from 'vitest/config';
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-// The suite needs Node 24 (node:crypto ML-DSA, node:sqlite). `npm test` puts the pinned Node from
-// node_modules/.bin first on PATH; a bare `vitest` may pick up an older system Node instead.
+// The suite runs on the pinned Node 24 (its node:crypto ML-DSA is one of the backends compared).
+// `npm test` puts it first on PATH; a bare `vitest` may pick up an older system Node instead: one
+// line, not a stack trace.
 if (Number(process.versions.node.split('.')[0]) < 24) {
-  throw new Error(
-    `pqid tests need Node 24, this is ${process.version}: run \`npm test\` or \`node_modules/.bin/node node_modules/.bin/vitest run\``,
+  console.error(
+    `pqid's tests run on Node 24, this is ${process.version}. To fix: run \`npm test\`, or \`node_modules/.bin/node node_modules/.bin/vitest run\` (npm install put Node 24 in node_modules/.bin).`,
   );
+  process.exit(1);
 }
 
 // One config for the whole workspace: `npm test` runs every package's suite.
@@ -16,7 +18,6 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
 export default defineConfig({
   resolve: {
     alias: {
-      '@pqid/jose/cli': src('./packages/jose/src/cli/run.ts'),
       '@pqid/jose': src('./packages/jose/src/index.ts'),
       '@pqid/xmldsig': src('./packages/xmldsig/src/index.ts'),
     },

@@ -12,7 +12,6 @@
  * signatures in flight as under load. Prints the CPU model and flags; compare rows of one run.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,8 @@ import {
   signJwt,
 } from '@pqid/jose';
 import { list, parseCommandLine, positive } from './lib/args.mjs';
+import { cpuFlags } from './lib/machine.mjs';
+import { importPrivateJwk } from './lib/samples.mjs';
 
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 const { KeyManager } = await import(join(repo, 'idp/dist/keys/key-manager.js'));
@@ -42,7 +43,13 @@ const budgetMs = positive(values.ms, 'ms') ?? 1500;
 const algs = list(values.algs) ?? algorithms().filter((a) => getAlgorithm(a).family === 'composite');
 const IN_FLIGHT = 16;
 
+/** @param {NodeJS.CpuUsage} u */
 const us = (u) => u.user + u.system;
+
+/**
+ * Process and event-loop CPU µs per JWT signed with `key`, IN_FLIGHT at a time for `budgetMs`.
+ * @param {import('@pqid/jose').PrivateKey} key
+ */
 async function cpuPerToken(key) {
   const claims = { iss: 'https://idp.example', sub: 'client', aud: 'api', scope: 'api' };
   const op = () => signJwt(claims, key, { expiresIn: 300 });
@@ -62,34 +69,28 @@ async function cpuPerToken(key) {
   return { cpu: us(process.cpuUsage(p0)) / done, main: us(process.threadCpuUsage(m0)) / done, done };
 }
 
-const cpuModel = (() => {
-  try {
-    const info = readFileSync('/proc/cpuinfo', 'utf8');
-    const flags = (/^flags\s*:\s*(.*)$/m.exec(info)?.[1] ?? '').split(' ');
-    const want = ['avx2', 'avx512f', 'avx512ifma', 'sha_ni', 'vaes', 'bmi2', 'adx'];
-    return `${os.cpus()[0]?.model} (${want.filter((f) => flags.includes(f)).join(' ')})`;
-  } catch {
-    return os.cpus()[0]?.model ?? 'unknown';
-  }
-})();
 console.log(
-  `# CPU per composite JWT: ${cpuModel}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}, Node ${process.versions.node}, backend ${mldsa.preferredBackend()}`,
+  `# CPU per composite JWT: ${os.cpus()[0]?.model ?? 'unknown'} (${cpuFlags()}), ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.versions.node}, backend ${mldsa.preferredBackend()}`,
 );
 console.log(`# ${budgetMs} ms per row, ${IN_FLIGHT} in flight; µs per token (process = event loop + pool)\n`);
 console.log(
   '| alg | key manager: process / main | two delegated halves: process / main | plain key: process / main | main-thread saved | its pure ML-DSA (plain): process / main | composite ÷ pure, process CPU |',
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|');
+/** @type {Map<string, { cpu: number, main: number, done: number }>} */
 const pure = new Map();
 
 const storage = new SqliteStorage(':memory:');
 const km = new KeyManager(storage.adapter('SigningKey'), { key: randomBytes(32), source: 'env' });
-const f = (r) => `${r.cpu.toFixed(0)} / ${r.main.toFixed(0)}`;
+/** @param {{ cpu: number, main: number } | undefined} r */
+const f = (r) => (r ? `${r.cpu.toFixed(0)} / ${r.main.toFixed(0)}` : '–');
 for (const alg of algs) {
   const managed = await km.signingKey(alg);
   const { privateJwk } = await generateKeyPair(alg);
-  const plain = await importJWK(privateJwk, { alg });
-  const { mldsa: m, traditional: t } = localSigner(plain);
+  const plain = /** @type {import('@pqid/jose').PrivateKey} */ (await importJWK(privateJwk, { alg }));
+  const { mldsa: m, traditional: t } = /** @type {import('@pqid/jose').CompositeSigners} */ (
+    localSigner(plain)
+  );
   // Copies of the local signers: the delegated path, half by half, as before the fix.
   const halves = await createDelegatedKey({ mldsa: { ...m }, traditional: { ...t } }, { alg, verify: false });
   const a = await cpuPerToken(managed);
@@ -99,11 +100,11 @@ for (const alg of algs) {
   const level = alg.slice(0, 9);
   if (!pure.has(level)) {
     const k = await generateKeyPair(level);
-    pure.set(level, await cpuPerToken(await importJWK(k.privateJwk, { alg: level })));
+    pure.set(level, await cpuPerToken(await importPrivateJwk(k.privateJwk)));
   }
   const p = pure.get(level);
   console.log(
-    `| ${alg} | ${f(a)} | ${f(b)} | ${f(c)} | ${(b.main - a.main).toFixed(0)} µs | ${level}: ${f(p)} | ${(a.cpu / p.cpu).toFixed(2)} |`,
+    `| ${alg} | ${f(a)} | ${f(b)} | ${f(c)} | ${(b.main - a.main).toFixed(0)} µs | ${level}: ${f(p)} | ${p ? (a.cpu / p.cpu).toFixed(2) : '–'} |`,
   );
 }
 await storage.close();

@@ -12,10 +12,10 @@
  * compare rows of one run only.
  */
 import { generateKeyPairSync, sign, webcrypto } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { mldsa } from '@pqid/jose';
 import { parseCommandLine, positive } from './lib/args.mjs';
+import { cpuFlags } from './lib/machine.mjs';
 
 const USAGE = 'usage: node load/sign-handoff.mjs [--ms 1500] [--in-flight 8]';
 const { values } = parseCommandLine(
@@ -49,7 +49,11 @@ const cases = {
   },
 };
 
-/** Process and event-loop CPU µs per signature over `ms` of wall time, `batch` signatures at once. */
+/**
+ * Process and event-loop CPU µs per signature over `ms` of wall time, `batch` signatures at once.
+ * @param {() => unknown} fn
+ * @param {number} batch
+ */
 async function measure(fn, batch) {
   for (let i = 0; i < 200; i++) await Promise.all(Array.from({ length: batch }, fn)); // warm-up
   const cpu0 = process.cpuUsage();
@@ -65,19 +69,18 @@ async function measure(fn, batch) {
   return { process: (cpu.user + cpu.system) / n, main: (main.user + main.system) / n };
 }
 
-const flags = (readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:\s*(.*)$/m)?.[1] ?? '')
-  .split(' ')
-  .filter((f) => /^(avx2|avx512f|avx512ifma|sha_ni|vaes|bmi2|adx|aes)$/.test(f));
 process.stdout.write(
-  `${os.cpus().length} × ${os.cpus()[0]?.model} (${flags.join(' ')}), Node ${process.version}, ML-DSA backend ${mldsa.preferredBackend()}; ${ms} ms per row\n\n`,
+  `${os.cpus().length} × ${os.cpus()[0]?.model} (${cpuFlags()}), Node ${process.version}, ML-DSA backend ${mldsa.preferredBackend()}; ${ms} ms per row\n\n`,
 );
 process.stdout.write('| alg | how | process CPU µs/sig | event-loop CPU µs/sig |\n|---|---|---:|---:|\n');
 for (const [alg, c] of Object.entries(cases)) {
-  for (const [how, fn, batch] of [
+  /** @type {[string, () => unknown, number][]} */
+  const ways = [
     ['on the event loop (sync)', c.sync, 1],
     ['pool, one at a time', c.pool, 1],
     [`pool, ${inFlight} in flight`, c.pool, inFlight],
-  ]) {
+  ];
+  for (const [how, fn, batch] of ways) {
     const r = await measure(fn, batch);
     process.stdout.write(`| ${alg} | ${how} | ${r.process.toFixed(1)} | ${r.main.toFixed(1)} |\n`);
   }

@@ -9,16 +9,20 @@
  * CPU (user, system) and wall time per insert, and the CPU model; compare rows of one run.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { cpuFlags } from './lib/machine.mjs';
 
 const N = Number(process.argv[2] ?? 20000);
 const dir = mkdtempSync(join(tmpdir(), 'pqid-sqlite-write-'));
-const cpu = readFileSync('/proc/cpuinfo', 'utf8');
-console.log(`CPU: ${/model name\s*:\s*(.*)/.exec(cpu)?.[1] ?? '?'}; ${N} inserts per layout`);
+console.log(`CPU: ${os.cpus()[0]?.model ?? '?'} (${cpuFlags()}); ${N} inserts per layout`);
 
+/**
+ * @param {boolean} withoutRowid
+ * @param {boolean} expiryIndex
+ */
 const schema = (withoutRowid, expiryIndex) => `
 CREATE TABLE records (model TEXT NOT NULL, id TEXT NOT NULL, payload TEXT NOT NULL, grant_id TEXT,
   uid TEXT, consumed_at INTEGER, expires_at INTEGER, PRIMARY KEY (model, id)) ${withoutRowid ? 'WITHOUT ROWID' : ''};
@@ -33,6 +37,7 @@ const UPSERT = `INSERT INTO records (model, id, payload, grant_id, uid, consumed
    consumed_at = NULL, expires_at = excluded.expires_at`;
 const PLAIN =
   'INSERT INTO records (model, id, payload, grant_id, uid, consumed_at, expires_at) VALUES (?, ?, ?, ?, ?, NULL, ?)';
+/** @type {Record<string, { withoutRowid: boolean, expiryIndex: boolean, sql: string }>} */
 const LAYOUTS = {
   today: { withoutRowid: false, expiryIndex: true, sql: UPSERT },
   'plain INSERT': { withoutRowid: false, expiryIndex: true, sql: PLAIN },
@@ -40,8 +45,10 @@ const LAYOUTS = {
   'WITHOUT ROWID': { withoutRowid: true, expiryIndex: true, sql: UPSERT },
 };
 
+/** @param {string} name */
 function measure(name) {
   const v = LAYOUTS[name];
+  if (!v) throw new Error(`no layout ${name}`);
   const path = join(dir, 'records.db');
   for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
   const db = new DatabaseSync(path);
@@ -52,8 +59,13 @@ function measure(name) {
   const ids = Array.from({ length: 2 * N }, () =>
     createHash('sha256').update(randomBytes(32)).digest('base64url'),
   );
+  /**
+   * @param {number} from
+   * @param {number} to
+   */
   const insert = (from, to) => {
     for (let i = from; i < to; i++) {
+      const id = ids[i] ?? '';
       const t = 1_800_000_000 + (i >> 10);
       const payload = JSON.stringify({
         clientId: 'cc-ES256',
@@ -62,8 +74,8 @@ function measure(name) {
         exp: t + 300,
         format: 'jwt',
       });
-      if (v.sql === UPSERT) st.run('AccessToken', ids[i], payload, null, null, t + 300, t);
-      else st.run('AccessToken', ids[i], payload, null, null, t + 300);
+      if (v.sql === UPSERT) st.run('AccessToken', id, payload, null, null, t + 300, t);
+      else st.run('AccessToken', id, payload, null, null, t + 300);
     }
   };
   insert(0, N);
@@ -73,6 +85,7 @@ function measure(name) {
   const c = process.cpuUsage(c0);
   const wall = performance.now() - w0;
   db.close();
+  /** @param {number} x */
   const us = (x) => (x / N).toFixed(2);
   console.log(
     `${name.padEnd(16)} ${us(c.user + c.system)} µs CPU per insert (user ${us(c.user)}, system ${us(c.system)}), wall ${us(wall * 1000)} µs`,

@@ -68,7 +68,7 @@ export interface CpuFlags {
 
 export declare function importSecretKey(alg: number, bytes: Uint8Array): SecretKeyHandle
 
-/** ML-DSA: seed required (FIPS 204 KeyGen_internal). Falcon: random, seed rejected. */
+/** FIPS 204 KeyGen_internal from a 32-byte seed. */
 export declare function keygen(alg: number, forceRef: boolean, seed?: Uint8Array | undefined | null): SecretKeyHandle
 
 /** ACVP "internal interface" hook: `m_prime` is M′ itself (no 0x00‖len‖ctx prefix). */
@@ -83,13 +83,22 @@ export declare function mldsaSignMu(alg: number, forceRef: boolean, key: SecretK
 /** mldsaSignMu on the libuv pool; input errors are thrown synchronously. */
 export declare function mldsaSignMuAsync(alg: number, forceRef: boolean, key: SecretKeyHandle, mu: Uint8Array, rnd: Uint8Array | undefined | null, deterministic: boolean): Promise<Uint8Array>
 
-export declare function mldsaVerifyInternal(alg: number, forceRef: boolean, publicKey: Uint8Array, mPrime: Uint8Array, signature: Uint8Array): boolean
+/** ACVP hook: Verify_internal over M′ itself or, with `external_mu`, from a 64-byte μ. */
+export declare function mldsaVerifyInternal(alg: number, forceRef: boolean, publicKey: Uint8Array, mPrime: Uint8Array, signature: Uint8Array, externalMu?: boolean | undefined | null): boolean
 
 export declare function nativeInfo(): NativeInfo
 
 export interface NativeInfo {
-  liboqsVersion: string
+  /** The crate the vendored mldsa-native was taken from. */
+  mldsaNative: string
+  /** Where the SHA-3 (Keccak) code comes from. */
+  sha3: string
   build: string
+  /**
+   * The ML-DSA implementations in this binary, native first: `x86_64-avx2`, `aarch64-neon`,
+   * `ref`.
+   */
+  compiled: Array<string>
   cpu: CpuFlags
 }
 

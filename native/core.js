@@ -31,15 +31,7 @@ function selfTest(addon, binary) {
 export const { addon: native, binary } = loadNative(dir);
 export const selfTestResult = selfTest(native, binary);
 
-/** native/liboqs/PATCHES.md: our changes to the vendored liboqs. */
-const LIBOQS_PATCHES = [
-  '0001-avx2-verify-check-z-norm',
-  '0002-avx2-use-hint-r0-zero',
-  '0003-mldsa-keypair-from-seed',
-  '0004-mldsa-sign-external-mu',
-];
-
-const ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'Falcon-512', 'Falcon-1024'];
+const ALGORITHMS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 const CODE = /^(ERR_[A-Z0-9_]+): /;
 const NAPI_ARG_CODES = new Set([
   'InvalidArg',
@@ -232,7 +224,7 @@ class NativeScheme {
     }
   }
 
-  /** FIPS 204 signing from a 64-byte external μ (ML-DSA only); options as for sign (no context). */
+  /** FIPS 204 signing from a 64-byte external μ; options as for sign (no context). */
   signMu(sk, mu, options) {
     const h = handleOf(sk);
     const [, rnd, det] = signArgs(options);
@@ -266,9 +258,9 @@ class NativeScheme {
     }
   }
 
-  _verifyInternal(publicKey, mPrime, signature) {
+  _verifyInternal(publicKey, mPrime, signature, externalMu = false) {
     try {
-      return native.mldsaVerifyInternal(this.#id, this.#ref, publicKey, mPrime, signature);
+      return native.mldsaVerifyInternal(this.#id, this.#ref, publicKey, mPrime, signature, externalMu);
     } catch (e) {
       rethrow(e);
     }
@@ -277,7 +269,7 @@ class NativeScheme {
 
 const TRADITIONAL = ['Ed25519', 'ECDSA-P256', 'ECDSA-P384', 'Ed448'];
 const PRE_HASH = ['SHA256', 'SHA512', 'SHAKE256'];
-const COMPOSITE = 5;
+const COMPOSITE = 3;
 
 /** @type {(pk: unknown, schemeId: string) => any} */
 let publicHandleOf;
@@ -437,7 +429,7 @@ export function composite(params) {
   if (params === null || typeof params !== 'object')
     throw new LiboqsError('ERR_INVALID_ARGUMENT', 'composite() takes { mldsa, traditional, label, preHash }');
   const { mldsa, traditional, preHash } = params;
-  if (!ALGORITHMS.slice(0, 3).includes(mldsa))
+  if (!ALGORITHMS.includes(mldsa))
     throw new LiboqsError('ERR_INVALID_ALGORITHM', `not an ML-DSA parameter set: ${String(mldsa)}`);
   if (!TRADITIONAL.includes(traditional))
     throw new LiboqsError(
@@ -506,9 +498,10 @@ export function info() {
   const implementations = {};
   for (const a of ALGORITHMS) implementations[a] = scheme(a).implementation;
   return {
-    liboqsVersion: n.liboqsVersion,
-    liboqsPatches: LIBOQS_PATCHES,
+    mldsaNative: n.mldsaNative,
+    sha3: n.sha3,
     build: n.build,
+    compiled: [...n.compiled],
     cpu,
     implementations,
     selfTest: selfTestResult,

@@ -8,6 +8,3 @@ export { CompositePublicKey, SecretKey, composite, configureAsyncSigning, info, 
 export const mlDsa44 = scheme('ML-DSA-44');
 export const mlDsa65 = scheme('ML-DSA-65');
 export const mlDsa87 = scheme('ML-DSA-87');
-/** Experimental: Falcon via liboqs' public API (random keygen, no context). */
-export const falcon512 = scheme('Falcon-512');
-export const falcon1024 = scheme('Falcon-1024');

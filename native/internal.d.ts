@@ -11,6 +11,7 @@ export declare function verifyInternal(
   publicKey: Uint8Array,
   mPrime: Uint8Array,
   signature: Uint8Array,
+  options?: { externalMu?: boolean; implementation?: 'auto' | 'ref' },
 ): boolean;
 export declare function secretKeyEquals(sk: SecretKey, expected: Uint8Array): boolean;
 export declare function traditionalVerify(

@@ -11,8 +11,12 @@ export function signInternal(alg, sk, mPrime, options) {
   )._signInternal(sk, mPrime, options);
 }
 
-export function verifyInternal(alg, publicKey, mPrime, signature) {
-  return scheme(alg)._verifyInternal(publicKey, mPrime, signature);
+/** Verify_internal on M′, or with `externalMu` from a 64-byte μ (ACVP's external-μ groups). */
+export function verifyInternal(alg, publicKey, mPrime, signature, options) {
+  return scheme(
+    alg,
+    options?.implementation ? { implementation: options.implementation } : undefined,
+  )._verifyInternal(publicKey, mPrime, signature, options?.externalMu === true);
 }
 
 const TRADITIONAL = ['Ed25519', 'ECDSA-P256', 'ECDSA-P384', 'Ed448'];

@@ -1,5 +1,5 @@
 /**
- * Faults of issue 7, against the real `idp/dist/main.js` as a child process:
+ * Faults, against the real `idp/dist/main.js` as a child process:
  *  - SIGTERM drains: concurrent token requests in flight when the signal arrives all complete
  *    with 200, new connections are refused from then on, and the process exits 0;
  *  - the native ML-DSA addon missing at runtime (or disabled by its self-test): the IdP starts on
@@ -51,6 +51,11 @@ interface Started {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+const OPERATOR_TOKEN = 'faults-operator-token-0123';
+/** GET an operator endpoint (/healthz with its detail, /metrics) of the IdP on `port`. */
+const operatorGet = (port: number, path: string) =>
+  fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+
 /** main.js on SQLite in a temp dir with the demo client; resolves once /healthz answers. */
 async function startMain(nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pqid-faults-test-'));
@@ -66,6 +71,8 @@ async function startMain(nodeArgs: string[] = [], env: Record<string, string> = 
       PQID_DATA_DIR: dataDir,
       PQID_DEMO: 'true',
       PQID_LOG_LEVEL: 'info',
+      // /healthz shows its detail (backends, keys) only with the operator token.
+      PQID_METRICS_TOKEN: OPERATOR_TOKEN,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -192,7 +199,7 @@ describe('main.js', () => {
     const hook = `import { registerHooks } from 'node:module';
 registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new Error('simulated: addon not built'); return next(s, c); } });`;
     const idp = await startMain(['--import', `data:text/javascript,${encodeURIComponent(hook)}`]);
-    const health = (await (await fetch(`http://127.0.0.1:${idp.port}/healthz`)).json()) as {
+    const health = (await (await operatorGet(idp.port, '/healthz')).json()) as {
       mldsaBackend: string;
       mldsaFallback: boolean;
       backends: { name: string; available: boolean; reason?: string }[];
@@ -226,7 +233,7 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     // The test hook corrupts the expected known answer; a real failure (e.g. a miscompiled or
     // unpatched AVX2 verifier accepting the known-bad signature) takes the same path.
     const idp = await startMain([], { PQID_NATIVE_SELF_TEST_CORRUPT: '1' });
-    const health = (await (await fetch(`http://127.0.0.1:${idp.port}/healthz`)).json()) as {
+    const health = (await (await operatorGet(idp.port, '/healthz')).json()) as {
       mldsaBackend: string;
       backends: { name: string; available: boolean; reason?: string }[];
       mldsa: {
@@ -239,7 +246,7 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     expect(health.mldsa.native.fix).toContain(
       'PQID_NATIVE_BUILD_FROM_SOURCE=1 npm rebuild @pqid/liboqs-node',
     );
-    const metrics = await (await fetch(`http://127.0.0.1:${idp.port}/metrics`)).text();
+    const metrics = await (await operatorGet(idp.port, '/metrics')).text();
     expect(metrics).toMatch(/^pqid_mldsa_native 0$/m);
     expect(metrics).toContain(`pqid_mldsa_backend_info{backend="${health.mldsaBackend}",`);
     expect(health.mldsaBackend).not.toBe('native');
@@ -270,7 +277,7 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
       return ctx.skip('the native addon is not built here');
     }
     expect(ok.output()).toMatch(/ML-DSA: +native backend, liboqs /);
-    const health = (await (await fetch(`http://127.0.0.1:${ok.port}/healthz`)).json()) as {
+    const health = (await (await operatorGet(ok.port, '/healthz')).json()) as {
       mldsaBackend: string;
     };
     expect(health.mldsaBackend).toBe('native');

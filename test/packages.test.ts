@@ -1,21 +1,21 @@
 /**
- * The publishable packages as a user gets them. `npm pack` makes the tarballs of @pqid/jose,
+ * The publishable packages as a user gets them. `npm run pack` makes the tarballs of @pqid/jose,
  * @pqid/xmldsig, @pqid/liboqs-node and the per-platform @pqid/liboqs-node-<triple> (with this
  * repository's addon build), whose contents are checked; npm installs them into a new project
  * under os.tmpdir() (outside the repository, so nothing resolves from its node_modules) with a
- * PATH that has no Rust and no C compiler; the README examples then run there on Node 24 and on
- * Node 22 (the `node` npm package, installed once into node_modules/.cache), and must sign on the
- * native backend loaded from the prebuilt binary. Last, npm installs @pqid/liboqs-node alone on
- * a pseudo-terminal: with neither a prebuilt binary nor build tools, the person at the terminal
- * must see what is missing, and the install must still succeed.
+ * PATH that has no Rust and no C compiler; the README examples then run there on the pinned Node
+ * and on the lowest one `engines` admits (the `node` npm package, installed once into
+ * node_modules/.cache), and must sign on the native backend loaded from the prebuilt binary.
+ * Last, npm installs @pqid/liboqs-node alone on a pseudo-terminal: with neither a prebuilt binary
+ * nor build tools, the person at the terminal must see what is missing, and the install must
+ * still succeed.
  *
- * Needs the npm registry (the packages' own dependencies, node@22). Where it is unreachable the
- * suite is skipped with the reason, except under CI, where it runs and fails.
+ * Needs the npm registry (the packages' own dependencies, the lowest Node). Where it is
+ * unreachable the suite is skipped with the reason, except under CI, where it runs and fails.
  */
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -25,45 +25,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prebuiltPackage } from '../native/platform.js';
+import { cleanEnv, ensureNode, lowestNode, NPM, npm, repo, why } from './helpers/npm.ts';
 import { BUILD_TOOLS, hasScript, onPath, pathWithout } from './helpers/toolchain.ts';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
-const NODE22 = '22.23.3';
+const LOWEST = lowestNode();
 const pre = prebuiltPackage();
-
-/** npm's CLI script, to run npm on a chosen Node (`npm test` sets npm_execpath). */
-function npmCli(): string | undefined {
-  const exec = process.env.npm_execpath;
-  if (exec && /npm-cli\.js$/.test(exec)) return exec;
-  const bin = onPath('npm', process.env.PATH ?? '');
-  if (!bin) return undefined;
-  const cli = join(dirname(realpathSync(bin)), 'npm-cli.js');
-  return existsSync(cli) ? cli : undefined;
-}
-const NPM = npmCli();
-
-/** The user's environment without what `npm test` adds (npm_*, the repository's prefix) or pqid's own switches. */
-function cleanEnv(PATH: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(PATH|INIT_CWD|NODE|PQID_.*)$/.test(k)) continue;
-    if (/^npm_/i.test(k) && !keep.has(k)) continue;
-    env[k] = v;
-  }
-  return { ...env, PATH, NO_COLOR: '1' };
-}
-
-function npm(node: string, args: string[], cwd: string, PATH: string, timeout = 240_000) {
-  return spawnSync(node, [NPM as string, ...args], { cwd, env: cleanEnv(PATH), encoding: 'utf8', timeout });
-}
-
-function why(r: ReturnType<typeof spawnSync>): string {
-  return `exit ${r.status ?? r.signal}${r.error ? ` (${r.error.message})` : ''}\n${r.stdout}\n${r.stderr}`;
-}
 
 const problem = (() => {
   if (!NPM) return 'npm (npm-cli.js) not found';
@@ -86,25 +54,6 @@ function readmeExample(readme: string): string {
   return m[1];
 }
 
-/** `node` from the `node` npm package, installed once into node_modules/.cache/pqid-runtimes. */
-function ensureNode(version: string): string {
-  const dir = join(repo, 'node_modules', '.cache', 'pqid-runtimes', `node-${version}`);
-  const bin = join(dir, 'node_modules', 'node', 'bin', 'node');
-  const ok = () => spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${version}`;
-  if (existsSync(bin) && ok()) return bin;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, allowScripts: { node: true } }));
-  const r = npm(
-    process.execPath,
-    ['install', '--no-audit', '--no-fund', `node@${version}`],
-    dir,
-    process.env.PATH ?? '',
-  );
-  if (r.status !== 0 || !ok()) throw new Error(`installing node@${version} failed: ${why(r)}`);
-  return bin;
-}
-
 interface Packed {
   file: string;
   files: string[];
@@ -116,7 +65,7 @@ describe.skipIf(problem && !process.env.CI)(
     const temps: string[] = [];
     const packed: Record<string, Packed> = {};
     const node24 = process.execPath;
-    let node22: string;
+    let lowest: string;
     let noTools: string;
     let project: string;
 
@@ -124,40 +73,25 @@ describe.skipIf(problem && !process.env.CI)(
       if (problem) throw new Error(problem); // under CI only: outside it, the suite is skipped
       const out = mkdtempSync(join(tmpdir(), 'pqid-packs-'));
       temps.push(out);
-      for (const [name, dir] of [
-        ['@pqid/jose', 'packages/jose'],
-        ['@pqid/xmldsig', 'packages/xmldsig'],
-        ['@pqid/liboqs-node', 'native'],
-      ] as const) {
-        const r = npm(
-          node24,
-          ['pack', '--json', '--pack-destination', out],
-          join(repo, dir),
-          process.env.PATH ?? '',
-        );
-        if (r.status !== 0) throw new Error(`npm pack ${dir}: ${why(r)}`);
-        const [info] = JSON.parse(r.stdout) as { filename: string; files: { path: string }[] }[];
-        packed[name] = {
-          file: join(out, info?.filename ?? ''),
-          files: (info?.files ?? []).map((f) => f.path),
-        };
-      }
-      const platform = spawnSync(node24, [join(repo, 'native/scripts/pack-platform.mjs'), '--out', out], {
-        encoding: 'utf8',
-        env: cleanEnv(process.env.PATH ?? ''),
-      });
-      if (platform.status !== 0) throw new Error(`pack-platform.mjs: ${why(platform)}`);
-      const file = platform.stdout.trim().split('\n').at(-1) ?? '';
-      const list = spawnSync('tar', ['-tzf', file], { encoding: 'utf8' });
-      packed[pre.name] = {
-        file,
-        files: list.stdout
-          .trim()
-          .split('\n')
-          .map((f) => f.replace(/^package\//, '')),
-      };
+      // Exactly what the READMEs tell a user to run.
+      const r = npm(
+        node24,
+        ['--silent', 'run', 'pack', '--', '--out', out, '--json'],
+        repo,
+        process.env.PATH ?? '',
+      );
+      if (r.status !== 0) throw new Error(`npm run pack: ${why(r)}`);
+      for (const p of JSON.parse(r.stdout) as (Packed & { name: string })[]) packed[p.name] = p;
+      expect(Object.keys(packed).sort()).toEqual(
+        ['@pqid/jose', '@pqid/liboqs-node', pre.name, '@pqid/xmldsig'].sort(),
+      );
+      expect(readdirSync(out).sort()).toEqual(
+        Object.values(packed)
+          .map((p) => p.file.slice(out.length + 1))
+          .sort(),
+      );
 
-      node22 = ensureNode(NODE22);
+      lowest = ensureNode(LOWEST);
       noTools = pathWithout(BUILD_TOOLS);
       temps.push(noTools);
       project = mkdtempSync(join(tmpdir(), 'pqid-consumer-'));
@@ -168,17 +102,24 @@ describe.skipIf(problem && !process.env.CI)(
         JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: deps }, null, 2),
       );
       // npm itself, and so the install script, run on the older of the two runtimes.
-      const r = npm(
-        node22,
+      const i = npm(
+        lowest,
         ['install', '--no-audit', '--no-fund', '--prefer-offline'],
         project,
-        `${dirname(node22)}${delimiter}${noTools}`,
+        `${dirname(lowest)}${delimiter}${noTools}`,
       );
-      if (r.status !== 0) throw new Error(`npm install: ${why(r)}`);
+      if (i.status !== 0) throw new Error(`npm install: ${why(i)}`);
     }, 600_000);
     afterAll(() => {
       for (const d of temps) rmSync(d, { recursive: true, force: true });
     });
+
+    /** What a module run in the consumer project prints on stdout, as JSON. */
+    function printed(node: string, env: Record<string, string>, code: string): unknown {
+      const r = spawnSync(node, ['--input-type=module', '-e', code], { cwd: project, env, encoding: 'utf8' });
+      expect(r.status, why(r)).toBe(0);
+      return JSON.parse(r.stdout);
+    }
 
     it('packs compiled JS, type declarations, README and LICENSE, and nothing else', () => {
       for (const [name, p] of Object.entries(packed)) {
@@ -195,7 +136,8 @@ describe.skipIf(problem && !process.env.CI)(
         for (const f of other.filter((f) => f.endsWith('.js')))
           expect(files, name).toContain(f.replace(/\.js$/, '.d.ts'));
       }
-      expect(packed['@pqid/jose']?.files.some((f) => /bench|demo/.test(f))).toBe(false);
+      // The library and nothing else: no benchmark, demo or command line.
+      expect(packed['@pqid/jose']?.files.filter((f) => /bench|demo|cli/.test(f))).toEqual([]);
 
       // The native package: the JS and declarations, and the sources of the source-build fallback.
       const native = packed['@pqid/liboqs-node']?.files ?? [];
@@ -217,13 +159,20 @@ describe.skipIf(problem && !process.env.CI)(
         'Cargo.lock',
         '.cargo/config.toml',
         'src/lib.rs',
-        'liboqs/LICENSE.txt',
-        'liboqs/include/oqs/oqsconfig.h',
+        'csrc/units.txt',
+        'csrc/mldsa_config.h',
+        'csrc/include/oqs/oqsconfig.h',
+        'vendor/aws-lc/LICENSE',
+        'vendor/liboqs/LICENSE.txt',
+        'vendor/mldsa-native/mldsa_native_bcm.c',
+        'vendor/s2n-bignum/include/_internal_s2n_bignum_arm.h',
+        'vendor/PATCHES.md',
+        'vendor/VENDOR.md',
       ];
       expect(native).toEqual(expect.arrayContaining([...runtime, ...build]));
       for (const f of native) {
         expect(f).toMatch(
-          /^(LICENSE|README\.md|package\.json|[a-z-]+\.js|[a-z-]+\.d\.ts|scripts\/install\.mjs|build\.rs|Cargo\.(toml|lock)|\.cargo\/config\.toml|src\/[a-z_]+\.rs|selftest\/ML-DSA-\d\d\.bin|liboqs\/(LICENSE\.txt|PATCHES\.md|VENDOR\.md|include\/.+\.h|src\/.+))$/,
+          /^(LICENSE|README\.md|package\.json|[a-z-]+\.js|[a-z-]+\.d\.ts|scripts\/install\.mjs|build\.rs|Cargo\.(toml|lock)|\.cargo\/config\.toml|src\/[a-z_]+\.rs|selftest\/ML-DSA-\d\d\.bin|csrc\/.+|vendor\/(PATCHES\.md|VENDOR\.md|aws-lc\/LICENSE|(mldsa-native|s2n-bignum|liboqs)\/.+))$/,
         );
         expect(f).not.toMatch(/\.node$|build-status|internal\.|binding\.d\.ts|vendor\.sh|patches\/|UPSTREAM/);
       }
@@ -243,39 +192,31 @@ describe.skipIf(problem && !process.env.CI)(
       // does not need it to find the prebuilt binary)
       if (existsSync(join(dir, 'build-status.json'))) {
         const status = JSON.parse(readFileSync(join(dir, 'build-status.json'), 'utf8'));
-        expect(status).toMatchObject({ ok: true, source: 'prebuilt', package: pre.name, node: `v${NODE22}` });
+        expect(status).toMatchObject({ ok: true, source: 'prebuilt', package: pre.name, node: `v${LOWEST}` });
       }
     });
 
     for (const [runtime, which] of [
-      ['24', () => node24],
-      ['22', () => node22],
+      [process.versions.node, () => node24],
+      [LOWEST, () => lowest],
     ] as const) {
       it(`runs the @pqid/jose README example on Node ${runtime}, signing on the prebuilt native backend`, () => {
         const node = which();
         const env = cleanEnv(`${dirname(node)}${delimiter}${noTools}`);
-        expect(spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout).toMatch(
-          new RegExp(`^v${runtime}\\.`),
-        );
+        expect(spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(`v${runtime}`);
         writeFileSync(join(project, 'jose-example.mjs'), readmeExample('packages/jose/README.md'));
         const r = spawnSync(node, ['jose-example.mjs'], { cwd: project, env, encoding: 'utf8' });
         expect(r.status, why(r)).toBe(0);
         expect(r.stdout.trim()).toMatch(
-          /^alice: a \d+-byte ML-DSA-65 JWT, signed on native \(liboqs \d+\.\d+\.\d+ (avx2|ref) \(dist, prebuilt\)\)$/,
+          /^alice: a \d+-byte ML-DSA-65 JWT, signed on native \(mldsa-native (x86_64-avx2|ref) \(dist, prebuilt\)\)$/,
         );
         expect(r.stderr).not.toContain('PQID_NATIVE_UNAVAILABLE');
 
-        const probe = spawnSync(
+        const info = printed(
           node,
-          [
-            '--input-type=module',
-            '-e',
-            "import('@pqid/liboqs-node').then((m) => console.log(JSON.stringify(m.info())))",
-          ],
-          { cwd: project, env, encoding: 'utf8' },
-        );
-        expect(probe.status, why(probe)).toBe(0);
-        const info = JSON.parse(probe.stdout);
+          env,
+          "import('@pqid/liboqs-node').then((m) => console.log(JSON.stringify(m.info())))",
+        ) as { binary: unknown; selfTest: { ok: boolean } };
         expect(info.binary).toEqual({
           source: 'prebuilt',
           package: pre.name,
@@ -285,7 +226,7 @@ describe.skipIf(problem && !process.env.CI)(
         expect(info.selfTest.ok).toBe(true);
       });
 
-      it(`runs the @pqid/xmldsig README example and the pqid CLI on Node ${runtime}`, () => {
+      it(`runs the @pqid/xmldsig README example on Node ${runtime}, and backends() names the prebuilt binary`, () => {
         const node = which();
         const env = cleanEnv(`${dirname(node)}${delimiter}${noTools}`);
         writeFileSync(join(project, 'xmldsig-example.mjs'), readmeExample('packages/xmldsig/README.md'));
@@ -293,15 +234,15 @@ describe.skipIf(problem && !process.env.CI)(
         expect(r.status, why(r)).toBe(0);
         expect(r.stdout.trim()).toMatch(/^https:\/\/idp\.example\.com: \d+-byte signed metadata verified$/);
 
-        const cli = spawnSync(node, [join(project, 'node_modules', '.bin', 'pqid'), 'backends', '--json'], {
-          cwd: project,
+        // The library installs no command (the pqid CLI belongs to the IdP): what `pqid backends`
+        // showed here, backends() says.
+        expect(existsSync(join(project, 'node_modules', '.bin', 'pqid'))).toBe(false);
+        const list = printed(
+          node,
           env,
-          encoding: 'utf8',
-        });
-        expect(cli.status, why(cli)).toBe(0);
-        const native = (
-          JSON.parse(cli.stdout) as { name: string; available: boolean; implementation?: string }[]
-        )[0];
+          "import('@pqid/jose').then((m) => console.log(JSON.stringify(m.backends())))",
+        ) as { name: string; available: boolean; implementation?: string }[];
+        const native = list[0];
         expect(native).toMatchObject({ name: 'native', available: true });
         expect(native?.implementation).toContain('prebuilt');
       });

@@ -351,10 +351,12 @@ describe('protocol extensions over HTTP', () => {
 
   describe('dynamic client registration', () => {
     it('openid-client registers an ML-DSA client with the initial access token, then signs in with it', async () => {
+      // A registrant nobody vetted gets http only on a loopback IP literal, with any port at
+      // the request (RFC 8252 §7.3): registered without one, used with one.
       const config = await oidc.dynamicClientRegistration(
         new URL(issuer),
         {
-          redirect_uris: [REDIRECT],
+          redirect_uris: ['http://127.0.0.1/callback'],
           client_name: 'Registered over HTTP',
           id_token_signed_response_alg: 'ML-DSA-65',
           token_endpoint_auth_method: 'client_secret_post',
@@ -369,13 +371,14 @@ describe('protocol extensions over HTTP', () => {
       const verifier = oidc.randomPKCECodeVerifier();
       const nonce = oidc.randomNonce();
       const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: REDIRECT,
+        redirect_uri: 'http://127.0.0.1:49152/callback',
         scope: 'openid',
         code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
         nonce,
       });
       const callback = await signIn(new FetchBrowser(), issuer, url.href);
+      expect(callback.host).toBe('127.0.0.1:49152');
       const tokens = await oidc.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: verifier,
         expectedNonce: nonce,

@@ -6,14 +6,15 @@
  *   mldsa.verify / verifySync, verifyCompact, verifyJwt, verifyGeneral, the ML-DSA half of a
  *   composite JWS, and XML-DSig (SAML) through @pqid/xmldsig.
  *
- * (The IdP's private_key_jwt path is in idp/test/private-key-jwt-vectors.test.ts.) Without
- * native/liboqs/patches the `native` backend accepts the z-norm cases and rejects the valid
- * r0 = 0 hint case on every path.
+ * (The IdP's private_key_jwt path is in idp/test/private-key-jwt-vectors.test.ts.) On the
+ * liboqs 0.13 AVX2 verifier pqid used before mldsa-native, unpatched, the `native` backend
+ * accepted the z-norm cases and rejected the valid r0 = 0 hint case on every path.
  */
 import crypto from 'node:crypto';
 import {
   type BackendName,
   backends,
+  configure,
   generateKeyPair,
   importJWK,
   type Jwk,
@@ -38,12 +39,11 @@ const te = new TextEncoder();
 const b64u = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 const cat = (...p: Uint8Array[]) => new Uint8Array(Buffer.concat(p));
 
-/** Runs fn pinned to one backend (PQID_BACKEND) and proves that backend did the verifying. */
+/** Runs fn pinned to one backend (configure({ backend })) and proves that backend did the verifying. */
 async function on<T>(name: BackendName, fn: () => Promise<T> | T): Promise<T> {
   const b = getBackend(name);
   const spies = [vi.spyOn(b, 'verify'), vi.spyOn(b, 'verifySync')];
-  const prev = process.env.PQID_BACKEND;
-  process.env.PQID_BACKEND = name;
+  const prev = configure({ backend: name });
   try {
     const r = await fn();
     expect(
@@ -52,8 +52,7 @@ async function on<T>(name: BackendName, fn: () => Promise<T> | T): Promise<T> {
     ).toBeGreaterThan(0);
     return r;
   } finally {
-    if (prev === undefined) delete process.env.PQID_BACKEND;
-    else process.env.PQID_BACKEND = prev;
+    configure(prev);
     for (const s of spies) s.mockRestore();
   }
 }

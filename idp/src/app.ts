@@ -6,6 +6,7 @@ import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { Accounts } from './accounts/accounts.ts';
 import { Clients, signingAlgs } from './clients/clients.ts';
+import { OutboundGuard, type OutboundOptions } from './clients/outbound.ts';
 
 export { registerClient } from './clients/register.ts';
 
@@ -41,6 +42,8 @@ export interface CreateIdpOptions {
   logStream?: { write(msg: string): void };
   /** Replaces the in-memory login limiter (e.g. one backed by a store shared between instances). */
   loginLimiter?: LoginLimiter;
+  /** The resolver and connector of outbound requests (tests put a gate on the connect step). */
+  outbound?: Pick<OutboundOptions, 'resolve' | 'dial'>;
 }
 
 export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Promise<Idp> {
@@ -60,6 +63,7 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     );
   }
   const storage = openStorage(config.databaseUrl);
+  const outbound = new OutboundGuard({ allow: config.outbound.allow, ...opts.outbound });
   let closeKeys = async () => {};
   try {
     const keyStore = storage.adapter('SigningKey');
@@ -83,7 +87,9 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
         allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
         cacheTtl: config.clientCacheTtl,
+        outboundAllow: outbound.allowlist,
       }),
+      outbound,
       // Lockouts count failures from every instance on this store (login-limiter.ts).
       loginLimiter:
         opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
@@ -135,12 +141,14 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
         stopRefresh();
         await stopPurge();
         await app.close();
+        await outbound.close();
         await keys.close();
         await storage.close();
       },
     };
   } catch (e) {
     await closeKeys();
+    await outbound.close();
     await storage.close();
     throw e;
   }

@@ -1,21 +1,11 @@
 #!/usr/bin/env node
 /**
- * `pqid` for the IdP: the token and key commands of @pqid/jose plus `keys` and `clients`, which
- * work on the IdP's own storage (the server may be running or stopped).
+ * `pqid`: keys, tokens and sizes, and the IdP's keys, clients and SAML service providers. This
+ * module only checks the Node version (an older Node gets one line, not a stack trace);
+ * cli/main.ts runs the commands. Exit codes: 0 ok, 1 the operation failed, 2 usage error.
  */
-import { err, JOSE_COMMANDS, runCli } from '@pqid/jose/cli';
-import { clients } from './cli/clients.ts';
-import { keys } from './cli/keys.ts';
-import { samlSps } from './saml/cli.ts';
+import { requireSupportedNode } from './node-version.ts';
 
-export const IDP_COMMANDS = [...JOSE_COMMANDS, keys, clients, samlSps];
-
-runCli(process.argv.slice(2), IDP_COMMANDS).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    err(`pqid: ERR_INTERNAL: ${e instanceof Error ? e.message : String(e)}`);
-    process.exitCode = 1;
-  },
-);
+requireSupportedNode('pqid');
+const { main } = await import('./cli/main.ts');
+process.exitCode = await main(process.argv.slice(2), process.env);

@@ -1,5 +1,6 @@
 import type { Accounts } from './accounts/accounts.ts';
 import type { Clients } from './clients/clients.ts';
+import type { OutboundGuard } from './clients/outbound.ts';
 import type { Config } from './config.ts';
 import type { KeyManager } from './keys/key-manager.ts';
 import type { LoginLimiter } from './security/login-limiter.ts';
@@ -12,6 +13,8 @@ export interface IdpContext {
   keys: KeyManager;
   accounts: Accounts;
   clients: Clients;
+  /** Every request made for a client (its jwks_uri, its back-channel logout) goes through this. */
+  outbound: OutboundGuard;
   /** Brute-force limits for the login form (security/login-limiter.ts). */
   loginLimiter: LoginLimiter;
 }

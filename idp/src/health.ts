@@ -1,8 +1,15 @@
-/** Liveness and what signs: storage reachability and the ML-DSA backends `@pqid/jose` found. */
+/**
+ * Liveness and what signs. Anyone gets the answer a load balancer needs: `status` and whether
+ * storage answers (200, or 503 when it does not). The detail — the storage kind, every key id,
+ * set, algorithm and status, the ML-DSA backends with their implementations and versions — tells
+ * an attacker what runs here, so it is shown only to a request bearing the operator's token
+ * (`metricsToken`, as for /metrics); without a configured token it is not served at all.
+ */
 import { algorithms, backends, preferredBackend } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import type { IdpContext } from './context.ts';
 import { mldsaBackendReport } from './mldsa-backend.ts';
+import { operatorTokenCheck } from './operator-token.ts';
 
 /** The backend ML-DSA signatures use now (`native`, or a fallback), or null when there is none. */
 function currentBackend(): string | null {
@@ -13,30 +20,37 @@ function currentBackend(): string | null {
   }
 }
 
+function detail(ctx: IdpContext) {
+  const all = backends();
+  const native = all.find((b) => b.name === 'native');
+  return {
+    // Which ML-DSA backend signs, and whether that is the fallback: a missing native addon
+    // does not stop the IdP, it makes it slower; this is where an operator sees it.
+    mldsaBackend: currentBackend(),
+    mldsaFallback: native ? !native.available : true,
+    // The same in one object: the signing backend and implementation, and native's state
+    // (why it is unavailable and how to fix it, or its power-on self-test result).
+    mldsa: mldsaBackendReport(),
+    backends: all.map(({ name, available, reason, implementation }) => ({
+      name,
+      available,
+      reason,
+      implementation,
+    })),
+    algorithms: algorithms(),
+    keys: ctx.keys.list().map(({ set, kid, alg, status }) => ({ set, kid, alg, status })),
+  };
+}
+
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
-  app.get('/healthz', async (_req, reply) => {
+  const operator = operatorTokenCheck(ctx.config.metricsToken);
+  app.get('/healthz', async (req, reply) => {
     const storageOk = await ctx.storage.ping().catch(() => false);
-    const all = backends();
-    const native = all.find((b) => b.name === 'native');
-    const body = {
-      status: storageOk ? 'ok' : 'degraded',
-      storage: { kind: ctx.storage.kind, ok: storageOk },
-      // Which ML-DSA backend signs, and whether that is the fallback: a missing native addon
-      // does not stop the IdP, it makes it slower; this is where an operator sees it.
-      mldsaBackend: currentBackend(),
-      mldsaFallback: native ? !native.available : true,
-      // The same in one object: the signing backend and implementation, and native's state
-      // (why it is unavailable and how to fix it, or its power-on self-test result).
-      mldsa: mldsaBackendReport(),
-      backends: all.map(({ name, available, reason, implementation }) => ({
-        name,
-        available,
-        reason,
-        implementation,
-      })),
-      algorithms: algorithms(),
-      keys: ctx.keys.list().map(({ set, kid, alg, status }) => ({ set, kid, alg, status })),
-    };
+    const status = storageOk ? 'ok' : 'degraded';
+    const body =
+      operator?.(req) === true
+        ? { status, storage: { kind: ctx.storage.kind, ok: storageOk }, ...detail(ctx) }
+        : { status, storage: { ok: storageOk } };
     return reply
       .code(storageOk ? 200 : 503)
       .header('cache-control', 'no-store')

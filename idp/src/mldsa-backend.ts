@@ -4,12 +4,45 @@
  * the start banner, /healthz and /metrics all say so, and PQID_REQUIRE_NATIVE=1 turns it into a
  * refusal to start.
  */
-import { type BackendStatus, backends, preferredBackend } from '@pqid/jose';
+import {
+  BACKEND_NAMES,
+  type BackendName,
+  type BackendStatus,
+  backends,
+  type CompositeMode,
+  preferredBackend,
+  type Settings,
+} from '@pqid/jose';
+import { ConfigError } from './config.ts';
+
+/**
+ * @pqid/jose's settings from the environment of the IdP process (`npm start` and the CLI):
+ * PQID_BACKEND prefers one backend (`native`, `node`, `noble` or `native-ref`; empty: automatic);
+ * PQID_NATIVE_COMPOSITES picks how the native backend signs composites (`auto` the default,
+ * `whole`, `split`, or `off`, the older name of `split`).
+ */
+export function backendSettings(
+  env: Record<string, string | undefined>,
+): Pick<Settings, 'backend' | 'compositeMode'> {
+  const backend = env.PQID_BACKEND?.trim() || undefined;
+  if (backend !== undefined && !BACKEND_NAMES.includes(backend as BackendName))
+    throw new ConfigError(
+      `PQID_BACKEND must be one of ${BACKEND_NAMES.join(', ')}; got ${JSON.stringify(backend)}`,
+    );
+  const modes: Record<string, CompositeMode> = { auto: 'auto', whole: 'whole', split: 'split', off: 'split' };
+  const composites = env.PQID_NATIVE_COMPOSITES?.trim().toLowerCase() || 'auto';
+  const compositeMode = Object.hasOwn(modes, composites) ? modes[composites] : undefined;
+  if (!compositeMode)
+    throw new ConfigError(
+      `PQID_NATIVE_COMPOSITES must be auto, whole or split; got ${JSON.stringify(env.PQID_NATIVE_COMPOSITES)}`,
+    );
+  return { backend: backend as BackendName | undefined, compositeMode };
+}
 
 export interface MlDsaBackendReport {
   /** The backend ordinary ML-DSA signatures use (`native`, `node`, `noble`), null when none. */
   backend: string | null;
-  /** That backend's implementation, e.g. `liboqs 0.13.0 avx2 (dist, prebuilt)`. */
+  /** That backend's implementation, e.g. `mldsa-native x86_64-avx2 (dist, prebuilt)`. */
   implementation: string | null;
   /** True when ML-DSA does not sign on the native backend. */
   fallback: boolean;

@@ -2,11 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '@pqid/jose/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { clients } from '../src/cli/clients.ts';
 import { keys } from '../src/cli/keys.ts';
+import { runCli } from '../src/cli/run.ts';
 import { kekId } from '../src/crypto/kek.ts';
 import { createKeyProvider } from './fixtures/test-kms.ts';
 import { captureOutput, KEK, tempDir, testConfig } from './helpers.ts';

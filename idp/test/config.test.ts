@@ -86,6 +86,35 @@ describe('config', () => {
       /cannot read config file/,
     );
   });
+  it('outbound.allow: host names, addresses and CIDR ranges, from the file or PQID_OUTBOUND_ALLOW', () => {
+    expect(loadConfig({ env: {} }).outbound.allow).toEqual([]);
+    const allow = ['keys.internal.example', '10.20.0.0/16', 'fd00:1::/64', '127.0.0.1'];
+    expect(loadConfig({ env: {}, overrides: { outbound: { allow } } }).outbound.allow).toEqual(allow);
+    expect(
+      loadConfig({ env: { PQID_OUTBOUND_ALLOW: 'keys.internal.example, 10.20.0.0/16 fd00:1::/64' } }).outbound
+        .allow,
+    ).toEqual(['keys.internal.example', '10.20.0.0/16', 'fd00:1::/64']);
+    for (const bad of [['10.0.0.0/33'], ['*.example.com'], [''], 'x', [3]])
+      expect(() => loadConfig({ env: {}, overrides: { outbound: { allow: bad as never } } })).toThrow(
+        ConfigError,
+      );
+    expect(() => loadConfig({ env: {}, overrides: { outbound: { deny: [] } as never } })).toThrow(
+      /outbound: unknown setting "deny"/,
+    );
+  });
+
+  it('requestObjects.requireJti: off by default, a boolean', () => {
+    expect(loadConfig({ env: {} }).requestObjects.requireJti).toBe(false);
+    expect(
+      loadConfig({ env: {}, overrides: { requestObjects: { requireJti: true } } }).requestObjects,
+    ).toEqual({
+      requireJti: true,
+    });
+    expect(() =>
+      loadConfig({ env: {}, overrides: { requestObjects: { requireJti: 'yes' as never } } }),
+    ).toThrow(/requestObjects.requireJti must be true or false/);
+  });
+
   it('saml.requestLimits: partial limits over the defaults; unknown or non-positive ones are refused', () => {
     const c = loadConfig({ env: {}, overrides: { saml: { requestLimits: { maxChildren: 64 } as never } } });
     expect(c.saml.requestLimits).toEqual({ ...DEFAULT_SAML_LIMITS, maxChildren: 64 });

@@ -182,3 +182,26 @@ export function redeemCode(
     ),
   });
 }
+
+/** Dynamic registration over inject: RFC 7591 with an initial access token, RFC 7592 updates. */
+export function dynamicRegistration(app: FastifyInstance, initialAccessToken: string) {
+  const json = (method: 'POST' | 'PUT', url: string, token: string, body: Record<string, unknown>) =>
+    app.inject({
+      method,
+      url,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload: JSON.stringify(body),
+    });
+  return {
+    register: (body: Record<string, unknown>) => json('POST', '/register', initialAccessToken, body),
+    /** Replace the metadata of a registered client (its `client_id` is added to `body`). */
+    update: (
+      client: { client_id: string; registration_access_token: string },
+      body: Record<string, unknown>,
+    ) =>
+      json('PUT', `/register/${client.client_id}`, client.registration_access_token, {
+        client_id: client.client_id,
+        ...body,
+      }),
+  };
+}

@@ -3,10 +3,12 @@
  * /metrics gauges, and PQID_REQUIRE_NATIVE. The fallback cases use constructed reports here;
  * test/faults.test.ts starts main.js with the native addon really missing or self-disabled.
  */
-import { backends, preferredBackend } from '@pqid/jose';
+import { backends, configure, preferredBackend } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp } from '../src/app.ts';
+import { ConfigError } from '../src/config.ts';
 import {
+  backendSettings,
   bannerLines,
   type MlDsaBackendReport,
   mldsaBackendReport,
@@ -102,16 +104,25 @@ describe('PQID_REQUIRE_NATIVE', () => {
   });
 });
 
+/** /healthz's detail and /metrics are the operator's: both behind this token. */
+const OPERATOR_TOKEN = 'operator-token-0123456789';
+
 describe('the running provider', () => {
   let t: Awaited<ReturnType<typeof startTestIdp>>;
   beforeAll(async () => {
     // In CI (PQID_REQUIRE_NATIVE=1) native must be there; locally the test follows what is.
-    t = await startTestIdp({}, { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: process.env.PQID_REQUIRE_NATIVE ?? '' });
+    t = await startTestIdp(
+      { metricsToken: OPERATOR_TOKEN },
+      { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: process.env.PQID_REQUIRE_NATIVE ?? '' },
+    );
   });
   afterAll(() => t.close());
 
   it('reports the signing backend and native state at /healthz', async () => {
-    const r = await t.idp.app.inject('/healthz');
+    const r = await t.idp.app.inject({
+      url: '/healthz',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
     const { mldsa } = r.json() as { mldsa: MlDsaBackendReport };
     const signer = backends().find((b) => b.name === preferredBackend());
     expect(mldsa.backend).toBe(signer?.name);
@@ -123,7 +134,9 @@ describe('the running provider', () => {
   });
 
   it('exports the backend as an info gauge and native as 0/1 at /metrics', async () => {
-    const body = (await t.idp.app.inject('/metrics')).body;
+    const body = (
+      await t.idp.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+    ).body;
     const r = mldsaBackendReport();
     expect(body).toContain(
       `pqid_mldsa_backend_info{backend="${r.backend}",implementation="${r.implementation}"} 1`,
@@ -132,8 +145,7 @@ describe('the running provider', () => {
   });
 
   it('refuses to start when PQID_REQUIRE_NATIVE is set and ML-DSA would sign on a fallback', async () => {
-    const prev = process.env.PQID_BACKEND;
-    process.env.PQID_BACKEND = 'noble';
+    const prev = configure({ backend: 'noble' });
     const { dir, cleanup } = tempDir();
     try {
       const env = { PQID_KEK: KEK, PQID_REQUIRE_NATIVE: '1' };
@@ -142,9 +154,32 @@ describe('the running provider', () => {
         backend: 'noble',
       });
     } finally {
-      if (prev === undefined) delete process.env.PQID_BACKEND;
-      else process.env.PQID_BACKEND = prev;
+      configure(prev);
       cleanup();
     }
+  });
+});
+
+describe('backendSettings: the environment of npm start and the CLI, for @pqid/jose', () => {
+  it('maps PQID_BACKEND and PQID_NATIVE_COMPOSITES, unset or empty meaning automatic', () => {
+    expect(backendSettings({})).toEqual({ backend: undefined, compositeMode: 'auto' });
+    expect(backendSettings({ PQID_BACKEND: '', PQID_NATIVE_COMPOSITES: '' })).toEqual({
+      backend: undefined,
+      compositeMode: 'auto',
+    });
+    expect(backendSettings({ PQID_BACKEND: 'native-ref', PQID_NATIVE_COMPOSITES: 'whole' })).toEqual({
+      backend: 'native-ref',
+      compositeMode: 'whole',
+    });
+    // `off` is what the variable always said for split
+    expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'off' }).compositeMode).toBe('split');
+    expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'Split' }).compositeMode).toBe('split');
+  });
+
+  it('refuses anything else with a ConfigError naming the choices', () => {
+    expect(() => backendSettings({ PQID_BACKEND: 'openssl' })).toThrow(ConfigError);
+    expect(() => backendSettings({ PQID_BACKEND: 'openssl' })).toThrow(/native, node, noble, native-ref/);
+    for (const v of ['on', 'constructor', 'toString'])
+      expect(() => backendSettings({ PQID_NATIVE_COMPOSITES: v }), v).toThrow(/auto, whole or split/);
   });
 });

@@ -362,6 +362,50 @@ describe('PAR and JAR (inject)', () => {
       expect(again.json().error_description).toMatch(/already used/);
     });
 
+    it('by default accepts a request object without a jti as often as it is sent (RFC 9101)', async () => {
+      const jwt = await requestObject('ES256', base('jar').params, { jti: null });
+      for (let i = 0; i < 2; i++)
+        expect((await push('jar', { client_id: 'jar', request: jwt })).statusCode).toBe(201);
+    });
+
+    it('with requestObjects.requireJti refuses one without a jti, and takes one with a jti once', async () => {
+      const strict = await startTestIdp({ requestObjects: { requireJti: true } });
+      try {
+        const pair = await generateKeyPair('ES256');
+        const { clientSecret } = await registerClient(strict.idp.ctx, {
+          client_id: 'jar',
+          redirect_uris: [RP],
+          jwks: { keys: [pair.publicJwk] },
+        });
+        const pushTo = async (claims: Record<string, unknown>) =>
+          strict.idp.app.inject({
+            method: 'POST',
+            url: '/par',
+            ...form(
+              {
+                client_id: 'jar',
+                request: await signJwt(claims, pair.privateJwk, {
+                  typ: 'oauth-authz-req+jwt',
+                  issuer: 'jar',
+                  audience: ISSUER,
+                  expiresIn: 300,
+                }),
+              },
+              { authorization: basicAuth('jar', clientSecret as string) },
+            ),
+          });
+        const without = await pushTo(base('jar').params);
+        expect(without.statusCode).toBe(400);
+        expect(without.json()).toMatchObject({ error: 'invalid_request_object' });
+        expect(without.json().error_description).toMatch(/must carry a jti/);
+        const once = { ...base('jar').params, jti: randomUUID() };
+        expect((await pushTo(once)).statusCode).toBe(201);
+        expect((await pushTo(once)).json().error_description).toMatch(/already used/);
+      } finally {
+        await strict.close();
+      }
+    });
+
     it('request_object_signing_alg pins the algorithm', async () => {
       const { params } = base('jar-pinned');
       const ok = await push('jar-pinned', {

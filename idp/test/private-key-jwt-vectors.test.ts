@@ -5,7 +5,7 @@
  * signed over its own JWS signing input at test time. Invalid ones must get 401
  * invalid_client, valid ones a token.
  */
-import { backends, type Jwk } from '@pqid/jose';
+import { backends, configure, type Jwk } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaseSet, pathCases } from '../../test/vectors/pqid-mldsa-verify/cases.ts';
@@ -61,8 +61,7 @@ describe('private_key_jwt with the ML-DSA verify vectors', () => {
     describe(`backend ${b.name}`, () => {
       for (const alg of ALGS) {
         it(`${alg}: every class gets the verdict FIPS 204 gives`, async () => {
-          const prev = process.env.PQID_BACKEND;
-          process.env.PQID_BACKEND = b.name;
+          const prev = configure({ backend: b.name });
           try {
             const got: Record<string, number> = {};
             const want: Record<string, number> = {};
@@ -82,8 +81,7 @@ describe('private_key_jwt with the ML-DSA verify vectors', () => {
             }
             expect(got).toEqual(want);
           } finally {
-            if (prev === undefined) delete process.env.PQID_BACKEND;
-            else process.env.PQID_BACKEND = prev;
+            configure(prev);
           }
         });
       }

@@ -6,11 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPair, type Jwk, signJwt } from '@pqid/jose';
-import { runCli } from '@pqid/jose/cli';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
+import { runCli } from '../src/cli/run.ts';
 import { JWT_BEARER } from '../src/oidc/client-auth.ts';
 import {
   answerConsent,

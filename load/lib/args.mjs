@@ -1,16 +1,31 @@
 /** Command-line helpers shared by run.mjs and faults.mjs (parsing itself is node:util parseArgs). */
 import { parseArgs } from 'node:util';
 
-/** node:util parseArgs, strict, with the usage text appended to its error. */
+/** @typedef {Record<string, string | boolean | undefined>} OptionValues */
+
+/**
+ * node:util parseArgs, strict, with the usage text appended to its error. Options are strings or
+ * booleans, never repeated.
+ * @param {string[]} argv
+ * @param {import('node:util').ParseArgsOptionsConfig} options
+ * @param {string} usage
+ * @param {{ positionals?: boolean }} [settings]
+ * @returns {{ values: OptionValues, positionals: string[] }}
+ */
 export function parseCommandLine(argv, options, usage, { positionals = false } = {}) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: positionals });
+    const parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: positionals });
+    return { values: /** @type {OptionValues} */ (parsed.values), positionals: parsed.positionals };
   } catch (e) {
-    throw new Error(`${e.message}\n${usage}`);
+    throw new Error(`${e instanceof Error ? e.message : e}\n${usage}`);
   }
 }
 
-/** A positive number from an option value, or undefined when the option was not given. */
+/**
+ * A positive number from an option value, or undefined when the option was not given.
+ * @param {string | boolean | undefined} value
+ * @param {string} name
+ */
 export function positive(value, name) {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -18,5 +33,8 @@ export function positive(value, name) {
   return n;
 }
 
-/** A comma-separated list, or undefined when the option was not given. */
-export const list = (value) => (value === undefined ? undefined : value.split(',').filter(Boolean));
+/**
+ * A comma-separated list, or undefined when the option was not given.
+ * @param {string | boolean | undefined} value
+ */
+export const list = (value) => (typeof value === 'string' ? value.split(',').filter(Boolean) : undefined);

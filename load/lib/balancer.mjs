@@ -22,9 +22,161 @@ import http from 'node:http';
 const CLOSING_BODY = '"error":"Service Unavailable"';
 
 /**
+ * @typedef {object} Upstream
+ * @property {string} name
+ * @property {number} port
+ * @property {boolean} healthy
+ * @property {number} inflight
+ * @property {number} served
+ * @property {number} retriedAway
+ * @property {number} failedAfterSend
+ */
+
+/** @typedef {{ requests: number, retries: number, noUpstream: number, lostInFlight: number }} Stats */
+
+/**
+ * @typedef {{ kind: 'response', res: http.IncomingMessage, body: Buffer } | { kind: 'connect-failed' } | { kind: 'lost' }} Forwarded
+ */
+
+/**
+ * Round-robin over the healthy upstreams not tried yet; when all are marked down, any untried one.
+ * @param {{ ups: Upstream[], rr: number }} state
+ * @param {Set<Upstream>} exclude
+ */
+function pick(state, exclude) {
+  const { ups } = state;
+  for (let i = 0; i < ups.length; i++) {
+    const u = ups[(state.rr + i) % ups.length];
+    if (u?.healthy && !exclude.has(u)) {
+      state.rr = (state.rr + i + 1) % ups.length;
+      return u;
+    }
+  }
+  return ups.find((u) => !exclude.has(u)); // all marked down: try anyway
+}
+
+/**
+ * Forward once, on a fresh connection.
+ * @param {Upstream} u
+ * @param {http.IncomingMessage} req
+ * @param {Buffer} body
+ * @returns {Promise<Forwarded>}
+ */
+const forward = (u, req, body) =>
+  new Promise((resolve) => {
+    let connected = false;
+    const headers = { ...req.headers, connection: 'close', 'x-forwarded-for': req.socket.remoteAddress };
+    const up = http.request(
+      { host: '127.0.0.1', port: u.port, method: req.method, path: req.url, headers, agent: false },
+      (res) => {
+        /** @type {Buffer[]} */
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ kind: 'response', res, body: Buffer.concat(chunks) }));
+        res.on('error', () => resolve({ kind: 'lost' }));
+      },
+    );
+    up.on('socket', (s) => s.on('connect', () => (connected = true)));
+    up.on('error', () => resolve({ kind: connected ? 'lost' : 'connect-failed' }));
+    up.end(body);
+  });
+
+/**
+ * Fastify's "closing" 503: sent without running the route, so safe to retry elsewhere.
+ * @param {Forwarded} r
+ */
+const isClosing = (r) =>
+  r.kind === 'response' &&
+  r.res.statusCode === 503 &&
+  r.res.headers.connection === 'close' &&
+  r.body.toString('utf8', 0, 64).includes(CLOSING_BODY);
+
+/**
+ * Pass an upstream's answer on.
+ * @param {http.ServerResponse} res
+ * @param {Upstream} u
+ * @param {{ res: http.IncomingMessage, body: Buffer }} r
+ */
+function relay(res, u, r) {
+  /** @type {http.OutgoingHttpHeaders} */
+  const out = { ...r.res.headers, 'x-upstream': u.name };
+  delete out.connection;
+  delete out['transfer-encoding'];
+  out['content-length'] = String(r.body.length);
+  res.writeHead(r.res.statusCode ?? 502, out);
+  res.end(r.body);
+}
+
+/**
+ * One client request: forwarded to an upstream, retried on another only when it cannot have
+ * been processed (see the module comment).
+ * @param {{ ups: Upstream[], rr: number, stats: Stats }} state
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @param {Buffer} body
+ */
+async function handle(state, req, res, body) {
+  const { ups, stats } = state;
+  stats.requests++;
+  const tried = new Set();
+  while (tried.size < ups.length) {
+    const u = pick(state, tried);
+    if (!u) break;
+    tried.add(u);
+    u.inflight++;
+    const r = await forward(u, req, body).finally(() => u.inflight--);
+    if (r.kind === 'connect-failed' || isClosing(r)) {
+      u.healthy = false; // refused, or draining
+      u.retriedAway++;
+      stats.retries++;
+      continue;
+    }
+    if (r.kind === 'lost') {
+      u.failedAfterSend++;
+      stats.lostInFlight++;
+      res.writeHead(502, { 'content-type': 'application/json', 'x-balancer': 'lost-in-flight' });
+      res.end(
+        '{"error":"bad_gateway","error_description":"upstream connection lost after the request was sent"}',
+      );
+      return;
+    }
+    u.served++;
+    relay(res, u, r);
+    return;
+  }
+  stats.noUpstream++;
+  res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'x-balancer': 'no-upstream' });
+  res.end('{"error":"temporarily_unavailable","error_description":"no instance reachable"}');
+}
+
+/**
+ * GET /healthz: any HTTP answer means the process serves (see the module comment on 503);
+ * failing to connect takes the instance out of rotation.
+ * @param {Upstream} u
+ * @returns {Promise<void>}
+ */
+const check = (u) =>
+  new Promise((resolve) => {
+    const r = http.get(
+      { host: '127.0.0.1', port: u.port, path: '/healthz', agent: false, timeout: 2000 },
+      (res) => {
+        res.resume();
+        u.healthy = true;
+        resolve();
+      },
+    );
+    r.on('timeout', () => r.destroy(new Error('timeout')));
+    r.on('error', () => {
+      u.healthy = false;
+      resolve();
+    });
+  });
+
+/**
  * @param {{ port?: number, upstreams: {name: string, port: number}[], healthIntervalMs?: number }} opts
  */
 export async function startBalancer({ port = 0, upstreams, healthIntervalMs = 500 }) {
+  /** @type {Upstream[]} */
   const ups = upstreams.map((u) => ({
     ...u,
     healthy: true,
@@ -33,130 +185,34 @@ export async function startBalancer({ port = 0, upstreams, healthIntervalMs = 50
     retriedAway: 0,
     failedAfterSend: 0,
   }));
-  const stats = { requests: 0, retries: 0, noUpstream: 0, lostInFlight: 0 };
-  let rr = 0;
-
-  const pick = (exclude) => {
-    for (let i = 0; i < ups.length; i++) {
-      const u = ups[(rr + i) % ups.length];
-      if (u.healthy && !exclude.has(u)) {
-        rr = (rr + i + 1) % ups.length;
-        return u;
-      }
-    }
-    return ups.find((u) => !exclude.has(u)); // all marked down: try anyway
-  };
-
-  /** Forward once; resolves {kind: 'response', res, body} | {kind: 'connect-failed'} | {kind: 'lost'}. */
-  const forward = (u, req, body) =>
-    new Promise((resolve) => {
-      let connected = false;
-      const headers = { ...req.headers, connection: 'close', 'x-forwarded-for': req.socket.remoteAddress };
-      const up = http.request(
-        { host: '127.0.0.1', port: u.port, method: req.method, path: req.url, headers, agent: false },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => resolve({ kind: 'response', res, body: Buffer.concat(chunks) }));
-          res.on('error', () => resolve({ kind: 'lost' }));
-        },
-      );
-      up.on('socket', (s) => s.on('connect', () => (connected = true)));
-      up.on('error', () => resolve({ kind: connected ? 'lost' : 'connect-failed' }));
-      up.end(body);
-    });
-
+  const state = { ups, rr: 0, stats: { requests: 0, retries: 0, noUpstream: 0, lostInFlight: 0 } };
   const server = http.createServer((req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      stats.requests++;
-      const body = Buffer.concat(chunks);
-      const tried = new Set();
-      while (tried.size < ups.length) {
-        const u = pick(tried);
-        if (!u) break;
-        tried.add(u);
-        u.inflight++;
-        const r = await forward(u, req, body).finally(() => u.inflight--);
-        if (r.kind === 'connect-failed') {
-          u.healthy = false;
-          u.retriedAway++;
-          stats.retries++;
-          continue;
-        }
-        if (r.kind === 'lost') {
-          u.failedAfterSend++;
-          stats.lostInFlight++;
-          res.writeHead(502, { 'content-type': 'application/json', 'x-balancer': 'lost-in-flight' });
-          res.end(
-            '{"error":"bad_gateway","error_description":"upstream connection lost after the request was sent"}',
-          );
-          return;
-        }
-        if (
-          r.res.statusCode === 503 &&
-          r.res.headers.connection === 'close' &&
-          r.body.toString('utf8', 0, 64).includes(CLOSING_BODY)
-        ) {
-          u.healthy = false; // draining
-          u.retriedAway++;
-          stats.retries++;
-          continue;
-        }
-        u.served++;
-        const out = { ...r.res.headers, 'x-upstream': u.name };
-        delete out.connection;
-        delete out['transfer-encoding'];
-        out['content-length'] = String(r.body.length);
-        res.writeHead(r.res.statusCode ?? 502, out);
-        res.end(r.body);
-        return;
-      }
-      stats.noUpstream++;
-      res.writeHead(503, {
-        'content-type': 'application/json',
-        'retry-after': '1',
-        'x-balancer': 'no-upstream',
-      });
-      res.end('{"error":"temporarily_unavailable","error_description":"no instance reachable"}');
-    });
+    req.on('end', () => handle(state, req, res, Buffer.concat(chunks)));
   });
   server.keepAliveTimeout = 30_000;
-
-  const check = (u) =>
-    new Promise((resolve) => {
-      const r = http.get(
-        { host: '127.0.0.1', port: u.port, path: '/healthz', agent: false, timeout: 2000 },
-        (res) => {
-          res.resume();
-          // Any HTTP answer means the process serves; see the header comment on 503.
-          u.healthy = true;
-          resolve();
-        },
-      );
-      r.on('timeout', () => r.destroy(new Error('timeout')));
-      r.on('error', () => {
-        u.healthy = false;
-        resolve();
-      });
-    });
   const timer = setInterval(() => {
     for (const u of ups) check(u);
   }, healthIntervalMs);
   timer.unref();
-
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  const actual = server.address().port;
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    })
+  );
+  const actual = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
   return {
     port: actual,
     url: `http://127.0.0.1:${actual}`,
     upstreams: ups,
-    stats,
-    /** Resolves when `name` has a request in flight (so a fault hits work in progress), or after maxMs. */
+    stats: state.stats,
+    /**
+     * Resolves when `name` has a request in flight (so a fault hits work in progress), or after maxMs.
+     * @param {string} name
+     */
     async busy(name, maxMs = 2000) {
       const u = ups.find((x) => x.name === name);
       const t0 = Date.now();
@@ -166,7 +222,9 @@ export async function startBalancer({ port = 0, upstreams, healthIntervalMs = 50
     close() {
       clearInterval(timer);
       server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
+      return /** @type {Promise<void>} */ (new Promise((resolve) => server.close(() => resolve())));
     },
   };
 }
+
+/** @typedef {Awaited<ReturnType<typeof startBalancer>>} Balancer */

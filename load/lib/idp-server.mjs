@@ -15,8 +15,23 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
 import { createIdp, loadConfig, registerClient } from '@pqid/idp';
-import { generateKeyPair, signJwt } from '@pqid/jose';
+import { backends, generateKeyPair, signJwt } from '@pqid/jose';
 
+/**
+ * @typedef {object} Options
+ * @property {number} port
+ * @property {string} dataDir
+ * @property {string[]} algs
+ * @property {number} [users]
+ * @property {string} [password]
+ * @property {{ name: string, ecdhCurve: string, port: number }[]} [tls]
+ * @property {string} [logLevel]
+ * @property {Record<string, unknown>} [config]
+ * @property {string[]} [floorAlgs]
+ */
+/** @typedef {{ alg?: string, set?: 'oidc' | 'saml' }} HarnessQuery */
+
+/** @type {Options} */
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const {
   port,
@@ -37,7 +52,15 @@ mkdirSync(dataDir, { recursive: true });
 const config = loadConfig({
   env: {},
   cwd: dataDir,
-  overrides: { port, host: '127.0.0.1', issuer, dataDir, logLevel, demo: { enabled: false }, ...extra },
+  overrides: /** @type {NonNullable<Parameters<typeof loadConfig>[0]>['overrides']} */ ({
+    port,
+    host: '127.0.0.1',
+    issuer,
+    dataDir,
+    logLevel,
+    demo: { enabled: false },
+    ...extra,
+  }),
 });
 const idp = await createIdp(config, {
   env: { PQID_KEK: randomBytes(32).toString('base64') },
@@ -45,8 +68,10 @@ const idp = await createIdp(config, {
 });
 
 const REDIRECT_URI = 'http://127.0.0.1:9/cb';
+/** @type {import('./types.d.ts').IdpInfo['clients']} */
 const clients = {};
 for (const alg of algs) {
+  /** @type {Partial<import('@pqid/idp').ClientInput>} */
   const common = {
     id_token_signed_response_alg: alg,
     access_token_format: 'jwt',
@@ -81,6 +106,7 @@ for (const alg of algs) {
     request_object_signing_alg: alg,
     scope: 'openid profile email',
   });
+  if (!secret || !jarSecret) throw new Error(`no client secret generated for ${alg}`);
   clients[alg] = {
     confidential: { id: `cc-${alg}`, secret },
     public: { id: `rp-${alg}` },
@@ -109,7 +135,7 @@ idp.app.get('/__load/cpu', async () => process.cpuUsage());
 // Rotate a key set at once (the placement study): the signed JWKS and the SAML metadata must then
 // be re-signed by the cold-path root on their next fetch, which the runner times.
 idp.app.post('/__load/rotate', async (req) => {
-  const { set, alg } = req.query;
+  const { set, alg } = /** @type {HarnessQuery} */ (req.query);
   const rotated = await idp.ctx.keys.rotate(alg || undefined, { immediate: true, set });
   return rotated.map((k) => ({ kid: k.kid, alg: k.alg, set: k.set }));
 });
@@ -117,10 +143,11 @@ idp.app.post('/__load/rotate', async (req) => {
 // once, answered again for every request with the token endpoint's headers. The runner drives it
 // with the same k6 requests to measure what a token costs before authentication, signing and
 // storage (Node's HTTP, fastify, body parsing, hooks, the response bytes).
+/** @type {Record<string, unknown>} */
 const floorBodies = {};
 // Routes first: fastify takes none after its first request (the inject below).
 idp.app.post('/__load/floor', async (req, reply) => {
-  const body = floorBodies[req.query.alg];
+  const body = floorBodies[/** @type {HarnessQuery} */ (req.query).alg ?? ''];
   if (!body) return reply.code(404).send({ error: 'not_found' });
   return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(body);
 });
@@ -134,9 +161,13 @@ idp.app.post('/__load/floor', async (req, reply) => {
 // are the signature, the storage write and the protocol work, measured on the same server in
 // the same run.
 const harnessJti = pooledTokens(16);
+/**
+ * A fresh client_credentials access token of `alg`'s confidential client, signed as /token signs it.
+ * @param {string} alg
+ */
 async function harnessToken(alg) {
   const { ctx } = idp;
-  const clientId = clients[alg].confidential.id;
+  const clientId = clients[alg]?.confidential.id ?? '';
   const { issuer: iss, ttl } = ctx.config;
   const key = await ctx.keys.signerFor('access_token', alg);
   const jwt = await signJwt({ client_id: clientId, scope: 'api', jti: harnessJti() }, key, {
@@ -148,6 +179,11 @@ async function harnessToken(alg) {
   });
   return { clientId, jwt };
 }
+/**
+ * Answer with a token response of the token endpoint's shape.
+ * @param {import('fastify').FastifyReply} reply
+ * @param {string} jwt
+ */
 const tokenResponse = (reply, jwt) =>
   reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
     access_token: jwt,
@@ -156,13 +192,13 @@ const tokenResponse = (reply, jwt) =>
     scope: 'api',
   });
 idp.app.post('/__load/sign-floor', async (req, reply) => {
-  const alg = req.query.alg;
+  const alg = /** @type {HarnessQuery} */ (req.query).alg ?? '';
   if (!clients[alg]) return reply.code(404).send({ error: 'not_found' });
   const { jwt } = await harnessToken(alg);
   return tokenResponse(reply, jwt);
 });
 idp.app.post('/__load/store-floor', async (req, reply) => {
-  const alg = req.query.alg;
+  const alg = /** @type {HarnessQuery} */ (req.query).alg ?? '';
   if (!clients[alg]) return reply.code(404).send({ error: 'not_found' });
   const { clientId, jwt } = await harnessToken(alg);
   const ttl = idp.ctx.config.ttl.accessToken;
@@ -176,8 +212,10 @@ idp.app.post('/__load/store-floor', async (req, reply) => {
     );
   return tokenResponse(reply, jwt);
 });
-for (const alg of floorAlgs.filter((a) => clients[a])) {
-  const { id, secret } = clients[alg].confidential;
+for (const alg of floorAlgs) {
+  const client = clients[alg];
+  if (!client) continue;
+  const { id, secret } = client.confidential;
   const r = await idp.app.inject({
     method: 'POST',
     url: new URL('/token', `${issuer}/`).pathname,
@@ -193,6 +231,7 @@ await idp.app.listen({ port, host: '127.0.0.1' });
 
 // HTTPS listeners in front of the same fastify instance: the request is handed to fastify's own
 // request listener, so everything after the handshake is identical for both key exchanges.
+/** @type {Record<string, { port: number, ecdhCurve: string }>} */
 const tlsPorts = {};
 if (tls.length) {
   const { key, cert } = selfSigned(dataDir);
@@ -200,10 +239,12 @@ if (tls.length) {
     const server = https.createServer({ key, cert, ecdhCurve, minVersion: 'TLSv1.3' }, (req, res) =>
       idp.app.server.emit('request', req, res),
     );
-    await new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(tlsPort, '127.0.0.1', resolve);
-    });
+    await /** @type {Promise<void>} */ (
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(tlsPort, '127.0.0.1', () => resolve());
+      })
+    );
     tlsPorts[name] = { port: tlsPort, ecdhCurve };
   }
 }
@@ -221,6 +262,10 @@ process.stdout.write(
     tls: tlsPorts,
     node: process.version,
     openssl: process.versions.openssl,
+    // What /healthz shows only to the operator: the ML-DSA backends this process can use.
+    mldsaBackends: backends()
+      .filter((b) => b.available)
+      .map((b) => b.name),
   })}\n`,
 );
 
@@ -233,7 +278,10 @@ const stop = () => {
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
 
-/** Random base64url handles cut from one CSPRNG buffer, as the IdP's randomToken does. */
+/**
+ * Random base64url handles cut from one CSPRNG buffer, as the IdP's randomToken does.
+ * @param {number} bytes
+ */
 function pooledTokens(bytes) {
   let pool = Buffer.alloc(0);
   let at = 0;
@@ -247,7 +295,10 @@ function pooledTokens(bytes) {
   };
 }
 
-/** A throwaway P-256 certificate for 127.0.0.1, made with the openssl CLI at run time. */
+/**
+ * A throwaway P-256 certificate for 127.0.0.1, made with the openssl CLI at run time.
+ * @param {string} dir
+ */
 function selfSigned(dir) {
   const keyPath = join(dir, 'tls-key.pem');
   const certPath = join(dir, 'tls-cert.pem');

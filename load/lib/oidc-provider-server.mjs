@@ -9,19 +9,25 @@ import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import Provider from 'oidc-provider';
 
+/** @type {{ port: number, algs?: string[] }} */
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const { port, algs = ['ES256', 'ML-DSA-65'] } = opts;
 const issuer = `http://127.0.0.1:${port}`;
 const resource = 'urn:pqid:load:api';
 
+/**
+ * A fresh private JWK for `alg` (ES256, or an ML-DSA parameter set node:crypto knows).
+ * @param {string} alg
+ */
 const keyFor = (alg) => {
   const { privateKey } =
     alg === 'ES256'
       ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-      : generateKeyPairSync(alg.toLowerCase(), {});
+      : generateKeyPairSync(/** @type {'ed25519'} */ (alg.toLowerCase()), {});
   return { ...privateKey.export({ format: 'jwk' }), alg, use: 'sig', kid: `op-${alg}` };
 };
 
+/** @param {string} clientId */
 const clientAlg = (clientId) => clientId.replace(/^op-/, '');
 const provider = new Provider(issuer, {
   jwks: { keys: algs.map(keyFor) },
@@ -45,7 +51,11 @@ const provider = new Provider(issuer, {
       enabled: true,
       defaultResource: () => resource,
       useGrantedResource: () => true,
-      getResourceServerInfo: (_ctx, _resourceIndicator, client) => ({
+      getResourceServerInfo: (
+        /** @type {unknown} */ _ctx,
+        /** @type {string} */ _resourceIndicator,
+        /** @type {{ clientId: string }} */ client,
+      ) => ({
         scope: 'api',
         audience: resource,
         accessTokenTTL: 3600,
@@ -57,7 +67,9 @@ const provider = new Provider(issuer, {
 });
 
 const server = http.createServer(provider.callback());
-await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+await /** @type {Promise<void>} */ (
+  new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
+);
 process.stdout.write(
   `${JSON.stringify({
     ready: true,

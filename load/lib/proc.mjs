@@ -11,7 +11,10 @@ try {
   // Linux's USER_HZ is 100 almost everywhere.
 }
 
-/** utime + stime of a process in seconds (Linux /proc/<pid>/stat fields 14 and 15). */
+/**
+ * utime + stime of a process in seconds (Linux /proc/<pid>/stat fields 14 and 15).
+ * @param {number} pid
+ */
 export function cpuSeconds(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -19,18 +22,29 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / clkTck;
 }
 
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago.
+ * @returns {Promise<number>}
+ */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
       srv.close(() => resolve(port));
     });
   });
 }
 
-/** Start `node script jsonArg` and resolve with the parsed ready line. */
+/**
+ * Start `node script jsonArg` and resolve with the parsed ready line.
+ * @param {string} nodeBin
+ * @param {string} script
+ * @param {Record<string, unknown>} arg
+ * @param {{ timeoutMs?: number, cwd?: string, nodeArgs?: string[] }} [settings]
+ * @returns {Promise<import('./types.d.ts').Server>}
+ */
 export function startChild(nodeBin, script, arg, { timeoutMs = 180_000, cwd, nodeArgs = [] } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(nodeBin, [...nodeArgs, script, JSON.stringify(arg)], {
@@ -62,6 +76,10 @@ export function startChild(nodeBin, script, arg, { timeoutMs = 180_000, cwd, nod
   });
 }
 
+/**
+ * SIGTERM, then SIGKILL after 5 s; resolves once it has exited.
+ * @param {import('node:child_process').ChildProcess | undefined} child
+ */
 export async function stopChild(child) {
   if (!child || child.exitCode !== null) return;
   const done = new Promise((resolve) => child.once('exit', resolve));
@@ -71,7 +89,10 @@ export async function stopChild(child) {
   clearTimeout(timer);
 }
 
-/** The k6 binary: $K6, then load/bin/k6 (install-k6.sh), then PATH. */
+/**
+ * The k6 binary: $K6, then load/bin/k6 (install-k6.sh), then PATH.
+ * @param {string} loadDir
+ */
 export function findK6(loadDir) {
   if (process.env.K6 && existsSync(process.env.K6)) return process.env.K6;
   const local = join(loadDir, 'bin', 'k6');
@@ -83,7 +104,14 @@ export function findK6(loadDir) {
   return undefined;
 }
 
-/** Run k6; resolves with the exit code (0 ok, 99 thresholds crossed) and its output. */
+/**
+ * Run k6; resolves with the exit code (0 ok, 99 thresholds crossed) and its output.
+ * @param {string} k6
+ * @param {string} script
+ * @param {string} configPath
+ * @param {{ logStream?: import('node:stream').Writable }} [settings]
+ * @returns {Promise<{ code: number, output: string }>}
+ */
 export function runK6(k6, script, configPath, { logStream } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -95,6 +123,7 @@ export function runK6(k6, script, configPath, { logStream } = {}) {
       },
     );
     let output = '';
+    /** @param {Buffer} d */
     const collect = (d) => {
       output += d;
       logStream?.write(d);

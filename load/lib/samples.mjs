@@ -11,7 +11,33 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { generateKeyPair, importJWK, signJwt } from '@pqid/jose';
 
-const decode = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
+/**
+ * A JWT's claims.
+ * @param {string} jwt
+ * @returns {Record<string, unknown>}
+ */
+const decode = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+
+/**
+ * A private JWK as a signing key of @pqid/jose.
+ * @param {unknown} jwk
+ */
+export const importPrivateJwk = async (jwk) =>
+  /** @type {import('@pqid/jose').PrivateKey} */ (await importJWK(jwk));
+
+/**
+ * One token set of the sizes scenario: an (alg, profile) and what k6 measures of it.
+ * @typedef {object} SizeItem
+ * @property {string} alg
+ * @property {string} profile
+ * @property {'idp' | 'runner'} source who signed the tokens
+ * @property {string} idToken
+ * @property {string} accessToken
+ * @property {string} [dpopProof]
+ * @property {string} [requestObject]
+ * @property {{ id: string, secret: string }} [jarClient]
+ * @property {{ id: string, secret: string }} [ccClient] the client that presents the DPoP proof
+ */
 
 export const PROFILES = {
   minimal: {},
@@ -59,9 +85,14 @@ export const PROFILES = {
 
 const SIZE_CLAIMS = new Set(['iat', 'exp', 'nbf']);
 
-/** Re-sign `claims` (plus `extra`) under `key`, keeping the original header's typ. */
+/**
+ * Re-sign `claims` (plus `extra`) under `key`, keeping the original header's typ.
+ * @param {string} original
+ * @param {import('@pqid/jose').PrivateKey} key
+ * @param {Record<string, unknown>} extra
+ */
 async function resign(original, key, extra) {
-  const header = JSON.parse(Buffer.from(original.split('.')[0], 'base64url').toString('utf8'));
+  const header = JSON.parse(Buffer.from(original.split('.')[0] ?? '', 'base64url').toString('utf8'));
   const claims = { ...decode(original), ...extra };
   for (const k of SIZE_CLAIMS) if (claims[k] === undefined) delete claims[k];
   return signJwt(claims, key, { typ: header.typ ?? 'JWT' });
@@ -115,7 +146,7 @@ export async function requestObject(client, where, extra = {}) {
       code_challenge_method: 'S256',
       ...extra,
     },
-    await importJWK(client.privateJwk),
+    await importPrivateJwk(client.privateJwk),
     {
       typ: 'oauth-authz-req+jwt',
       issuer: client.id,
@@ -129,15 +160,17 @@ export async function requestObject(client, where, extra = {}) {
 /**
  * @param {Record<string, {idToken: string, accessToken: string}>} issued per alg, from the IdP
  * @param {string} tokenEndpoint htu of the DPoP proofs
- * @param {Record<string, { id: string, secret: string, privateJwk: Record<string, unknown> }>} [jarClients] per alg
+ * @param {Record<string, { id: string, secret: string, privateJwk: Record<string, unknown> } | undefined>} [jarClients] per alg
  * @param {{ issuer: string, redirectUri: string }} [where] audience and redirect URI of request objects
  */
 export async function buildSizeItems(issued, tokenEndpoint, jarClients = {}, where) {
+  /** @type {SizeItem[]} */
   const items = [];
+  /** @type {Record<string, number>} */
   const jwks = {};
   for (const [alg, tokens] of Object.entries(issued)) {
     const { privateJwk, publicJwk } = await generateKeyPair(alg);
-    const key = await importJWK(privateJwk);
+    const key = await importPrivateJwk(privateJwk);
     jwks[alg] = Buffer.byteLength(JSON.stringify({ keys: [{ ...publicJwk, use: 'sig' }] }));
     // DPoP: the client's own key of this algorithm, public JWK in the header (no kid).
     const { kid: _kid, ...jwk } = publicJwk;
@@ -147,7 +180,10 @@ export async function buildSizeItems(issued, tokenEndpoint, jarClients = {}, whe
       { typ: 'dpop+jwt', header: { jwk } },
     );
     const jar = jarClients[alg];
-    /** Request objects for the minimal (code-flow parameters) and rich (RICH_REQUEST) profiles. */
+    /**
+     * Request objects for the minimal (code-flow parameters) and rich (RICH_REQUEST) profiles.
+     * @param {string} profile
+     */
     const jarItem = async (profile) =>
       jar && where && profile !== 'typical'
         ? {
@@ -160,7 +196,7 @@ export async function buildSizeItems(issued, tokenEndpoint, jarClients = {}, whe
       items.push({
         alg,
         profile,
-        source: minimal ? 'idp' : 'runner',
+        source: minimal ? /** @type {const} */ ('idp') : 'runner',
         idToken: minimal ? tokens.idToken : await resign(tokens.idToken, key, extra),
         accessToken: minimal
           ? tokens.accessToken
@@ -173,8 +209,12 @@ export async function buildSizeItems(issued, tokenEndpoint, jarClients = {}, whe
   return { items, jwks };
 }
 
-/** Access tokens carry authorization data (groups, roles), not the profile. */
+/**
+ * Access tokens carry authorization data (groups, roles), not the profile.
+ * @param {Record<string, unknown>} extra
+ */
 function accessTokenExtra(extra) {
+  /** @type {Record<string, unknown>} */
   const out = {};
   for (const k of ['groups', 'roles', 'entitlements', 'acr', 'amr', 'sid'])
     if (extra[k] !== undefined) out[k] = extra[k];

@@ -16,6 +16,7 @@ const exchangeMs = new Trend('login_token_exchange_ms', true);
 const flowsOk = new Counter('login_ok');
 const flowErrors = new Rate('login_errors');
 
+/** @type {Record<string, string[]>} */
 const thresholds = { login_errors: [`rate<=${config.maxErrorRate}`] };
 for (const { alg } of config.clients) {
   // Per-algorithm thresholds make k6 keep per-algorithm sub-metrics in the summary.
@@ -41,17 +42,28 @@ export const options = {
   userAgent: 'pqid-load/k6',
 };
 
+/** @param {Record<string, string>} obj */
 const formUrlEncode = (obj) =>
   Object.keys(obj)
     .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(obj[k])}`)
     .join('&');
 
+/**
+ * A Location header resolved against the URL it answered.
+ * @param {string} location
+ * @param {string} base
+ */
 function resolve(location, base) {
   if (/^https?:\/\//.test(location)) return location;
-  const origin = /^(https?:\/\/[^/]+)/.exec(base)[1];
+  const origin = /^(https?:\/\/[^/]+)/.exec(base)?.[1] ?? '';
   return location.startsWith('/') ? `${origin}${location}` : `${base.replace(/[^/]*$/, '')}${location}`;
 }
 
+/**
+ * One login: authorize, the login form, consent when asked, the code exchange.
+ * @param {{ alg: string, clientId: string }} client
+ * @param {string} username
+ */
 function flow(client, username) {
   const verifier = encoding.b64encode(crypto.randomBytes(32), 'rawurl');
   const challenge = crypto.sha256(verifier, 'base64rawurl');
@@ -93,7 +105,7 @@ function flow(client, username) {
           },
         );
         exchangeMs.add(token.timings.duration, tags);
-        return token.status === 200 && token.body.indexOf('"id_token"') >= 0;
+        return token.status === 200 && /** @type {string} */ (token.body).indexOf('"id_token"') >= 0;
       }
       url = next;
       res = http.get(url, { redirects: 0, tags: { ...tags, name: 'interaction' } });
@@ -103,6 +115,7 @@ function flow(client, username) {
     const doc = res.html();
     const form = doc.find('form').first();
     if (form.size() === 0) return false;
+    /** @type {Record<string, string>} */
     const fields = {};
     form.find('input').each((_i, el) => {
       const name = el.attributes().name?.value;
@@ -113,9 +126,10 @@ function flow(client, username) {
       fields.password = config.password;
     } else {
       const button = form.find('button[name]').first();
-      if (button.size() > 0) fields[button.attr('name')] = button.attr('value');
+      if (button.size() > 0)
+        fields[String(button.attr('name'))] = /** @type {string} */ (button.attr('value'));
     }
-    url = resolve(form.attr('action'), url);
+    url = resolve(/** @type {string} */ (form.attr('action')), url);
     res = http.post(url, formUrlEncode(fields), {
       redirects: 0,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -140,6 +154,7 @@ export default function () {
   }
 }
 
+/** @param {unknown} data */
 export function handleSummary(data) {
   return { [config.summaryFile]: JSON.stringify(data) };
 }

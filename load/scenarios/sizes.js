@@ -1,5 +1,5 @@
 // k6 scenario `sizes`: where pqid's tokens travel, in bytes, for every algorithm x claim profile,
-// as k6 metrics with thresholds against configurable budgets. The runner (load/run.mjs) passes
+// as k6 metrics with thresholds against configurable budgets. The runner (lib/runner/scenarios/sizes.mjs) passes
 // the tokens in: the minimal profile is what the IdP actually issued (ID token and RFC 9068 JWT
 // access token from a real login), typical/rich are the same claims plus profile, group and role
 // claims, signed by the runner with @pqid/jose under the same algorithm; DPoP proofs are built
@@ -14,7 +14,7 @@
 // Budgets (k6 thresholds; a crossed threshold is a finding, not a failure of the run):
 //   cookie 4096 (RFC 6265 §6.1: name + value + attributes), header line 8190 (nginx/Apache
 //   default), Node's total header limit 16384, URLs 2048 (conservative) and 8000 (RFC 9110 §4.1).
-//   SAML POST-form and Redirect-binding sizes: config.saml, from the IdP's samlSizes() (run.mjs).
+//   SAML POST-form and Redirect-binding sizes: config.saml, from the IdP's samlSizes() (the runner).
 import encoding from 'k6/encoding';
 import http from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
@@ -40,9 +40,11 @@ const metrics = {
 const transport = new Counter('transport_status');
 const dpopStatus = new Counter('dpop_status');
 const parStatus = new Counter('par_status');
+/** @param {{ id: string, secret: string }} c */
 const basic = (c) =>
   `Basic ${encoding.b64encode(`${encodeURIComponent(c.id)}:${encodeURIComponent(c.secret)}`)}`;
 
+/** @type {Record<string, string[]>} */
 const budgetsFor = {
   set_cookie: [`max<=${b.cookie}`],
   authorization_header: [`max<=${b.headerLine}`, `max<=${b.nodeHeaders}`],
@@ -60,9 +62,11 @@ const budgetsFor = {
   saml_post_form: ['max>=0'],
 };
 
+/** @type {Record<string, string[]>} */
 const thresholds = {};
+/** @param {string} kind @param {string} alg @param {string} profile */
 const add = (kind, alg, profile) => {
-  thresholds[`size_${kind}{alg:${alg},profile:${profile}}`] = budgetsFor[kind];
+  thresholds[`size_${kind}{alg:${alg},profile:${profile}}`] = budgetsFor[kind] ?? [];
 };
 for (const item of config.items) {
   for (const kind of [
@@ -86,7 +90,7 @@ for (const s of config.saml ?? []) {
   add('saml_post_form', s.alg, s.profile);
   add('saml_redirect_url', s.alg, s.profile);
 }
-for (const item of config.items.filter((i) => i.source === 'idp')) {
+for (const item of config.items.filter((/** @type {{ source: string }} */ i) => i.source === 'idp')) {
   thresholds[`transport_status{alg:${item.alg},status:200}`] = ['count>=0'];
   if (item.dpopProof) thresholds[`dpop_status{alg:${item.alg},status:200}`] = ['count>=0'];
   if (item.requestObject) thresholds[`par_status{alg:${item.alg},status:201}`] = ['count>=0'];
@@ -99,6 +103,7 @@ export const options = {
   userAgent: 'pqid-load/k6',
 };
 
+/** @param {string} s */
 const bytes = (s) => {
   // UTF-8 length; every token and URL here is ASCII, but keep it honest.
   let n = 0;
@@ -166,7 +171,9 @@ export default function () {
       );
       parStatus.add(1, { alg: item.alg, status: String(res.status) });
       const requestUri =
-        res.status === 201 ? res.json('request_uri') : 'urn:ietf:params:oauth:request_uri:(refused)';
+        res.status === 201
+          ? /** @type {string} */ (res.json('request_uri'))
+          : 'urn:ietf:params:oauth:request_uri:(refused)';
       metrics.authorization_url_par.add(
         bytes(
           `${config.authorizationEndpoint}?client_id=${encodeURIComponent(client)}&request_uri=${encodeURIComponent(requestUri)}`,
@@ -177,13 +184,14 @@ export default function () {
   }
   for (const [alg, n] of Object.entries(config.jwks)) metrics.jwks.add(n, { alg, profile: 'single-key' });
   const live = http.get(config.jwksUri, { tags: { name: 'jwks' } });
-  metrics.jwks.add(live.body ? bytes(live.body) : 0, { alg: 'all', profile: 'live' });
+  metrics.jwks.add(live.body ? bytes(/** @type {string} */ (live.body)) : 0, { alg: 'all', profile: 'live' });
   for (const s of config.saml ?? []) {
     metrics.saml_post_form.add(s.postFormBytes, { alg: s.alg, profile: s.profile });
     metrics.saml_redirect_url.add(s.redirectUrlBytes, { alg: s.alg, profile: s.profile });
   }
 }
 
+/** @param {unknown} data */
 export function handleSummary(data) {
   return { [config.summaryFile]: JSON.stringify(data) };
 }

@@ -36,13 +36,20 @@ export const options = {
   userAgent: 'pqid-faults/k6',
 };
 
+/** @param {string} token */
 const id = (token) => crypto.sha256(token, 'base64rawurl');
 
 // Per VU: which chain, and the current link of it.
 let chain = 0;
+/** @type {string | undefined} */
 let refreshToken;
 let iteration = 0;
 
+/**
+ * The first token of this VU's next chain, or undefined when it has used them all.
+ * @param {number} vu
+ * @returns {string | undefined}
+ */
 function nextChain(vu) {
   const mine = config.chains[(vu - 1) % config.chains.length];
   if (chain >= mine.length) return undefined;
@@ -53,6 +60,7 @@ export default function () {
   const vu = exec.vu.idInTest;
   iteration++;
   const params = {
+    /** @type {Record<string, string>} */
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     tags: { name: 'token' },
     timeout: '30s',
@@ -82,7 +90,7 @@ export default function () {
   let error = '-';
   let json;
   try {
-    json = JSON.parse(res.body);
+    json = JSON.parse(/** @type {string} */ (res.body));
   } catch (_e) {
     json = undefined;
   }
@@ -92,7 +100,7 @@ export default function () {
     else if (!cc) {
       if (typeof json.refresh_token === 'string') {
         refreshToken = json.refresh_token;
-        fresh = id(refreshToken);
+        fresh = id(json.refresh_token);
       } else {
         ok = false;
         error = 'no_refresh_token';
@@ -122,6 +130,7 @@ export default function () {
   }
 }
 
+/** @param {unknown} data */
 export function handleSummary(data) {
   return { [config.summaryFile]: JSON.stringify(data) };
 }

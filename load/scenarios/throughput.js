@@ -1,5 +1,5 @@
 // k6 scenario `throughput`: the token endpoint under load, one algorithm (one client) per run.
-// The runner (load/run.mjs) writes a JSON config and runs this script once per
+// The runner (load/run.mjs, lib/runner/phases.mjs) writes a JSON config and runs this script once per
 // (target, grant, algorithm, phase), reading the server's CPU time around each run.
 //   phase "saturate": ramping-arrival-rate up to a ceiling the VUs cannot reach, so the
 //                     achieved rate is the server's peak for this algorithm on this machine;
@@ -37,10 +37,12 @@ export const options = {
   userAgent: 'pqid-load/k6',
 };
 
-let refreshToken; // per VU: the current link of this VU's rotation chain
+/** @type {string | undefined} per VU: the current link of this VU's rotation chain */
+let refreshToken;
 
 export default function () {
   const params = {
+    /** @type {Record<string, string>} */
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     tags: { name: 'token' },
   };
@@ -52,13 +54,14 @@ export default function () {
     if (refreshToken === undefined) {
       refreshToken = config.refreshTokens[(exec.vu.idInTest - 1) % config.refreshTokens.length];
     }
-    body = `grant_type=refresh_token&client_id=${encodeURIComponent(config.clientId)}&refresh_token=${encodeURIComponent(refreshToken)}`;
+    body = `grant_type=refresh_token&client_id=${encodeURIComponent(config.clientId)}&refresh_token=${encodeURIComponent(refreshToken ?? '')}`;
   }
   const res = http.post(config.tokenUrl, body, params);
+  const text = /** @type {string} */ (res.body ?? '');
   let ok = res.status === 200;
   if (ok) {
     try {
-      const json = JSON.parse(res.body);
+      const json = JSON.parse(text);
       ok = typeof json.access_token === 'string';
       if (ok && json.access_token.split('.').length === 3) jwtAccessTokens.add(1);
       if (json.refresh_token) refreshToken = json.refresh_token;
@@ -70,7 +73,7 @@ export default function () {
   if (ok) {
     tokensOk.add(1);
     tokenLatency.add(res.timings.duration);
-    tokenBytes.add(res.body.length);
+    tokenBytes.add(text.length);
   }
   if (config.coldUrls?.length && exec.vu.iterationInScenario % config.coldEvery === 0) {
     const url =
@@ -81,6 +84,7 @@ export default function () {
   }
 }
 
+/** @param {unknown} data */
 export function handleSummary(data) {
   return { [config.summaryFile]: JSON.stringify(data) };
 }

@@ -32,6 +32,7 @@ export default function () {
   if (ok) handshakesOk.add(1);
 }
 
+/** @param {unknown} data */
 export function handleSummary(data) {
   return { [config.summaryFile]: JSON.stringify(data) };
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the pinned k6 into <repo>/load/bin when it is missing (or the wrong version).
 # k6 is compiled from source with the machine's Go toolchain through the Go module proxy.
+# k6 v1.8.1's go.mod says `go 1.25.0`: it builds with Go 1.25 or newer. A Go from 1.21 on also
+# works here: with GOTOOLCHAIN=auto it downloads the Go 1.25 toolchain from the module proxy
+# first (https://go.dev/doc/toolchain). Go 1.20 and older cannot switch toolchains.
 # Usage: bash load/scripts/install-k6.sh [--force]
 set -euo pipefail
 
@@ -25,8 +28,16 @@ if ! command -v go >/dev/null 2>&1; then
   done
 fi
 if ! command -v go >/dev/null 2>&1; then
-  echo "install-k6: Go is required (go install go.k6.io/k6@${K6_VERSION}); install Go >= 1.25" >&2
+  echo "install-k6: Go is required (go install go.k6.io/k6@${K6_VERSION}); install Go >= 1.25 (or >= 1.21, which fetches 1.25)" >&2
   exit 1
+fi
+go_minor="$(go env GOVERSION | sed -n 's/^go1\.\([0-9]*\).*/\1/p')"
+if [[ -z "$go_minor" || "$go_minor" -lt 21 ]]; then
+  echo "install-k6: $(go version) cannot build k6 ${K6_VERSION}: install Go >= 1.25 (or >= 1.21, which fetches 1.25)" >&2
+  exit 1
+fi
+if [[ "$go_minor" -lt 25 ]]; then
+  echo "install-k6: k6 ${K6_VERSION} needs Go 1.25; $(go version) will download that toolchain from the module proxy"
 fi
 
 mkdir -p "$bin_dir"

@@ -1,4 +1,4 @@
-//! Direct harness: the exact Rust code path the binding uses (same liboqs build, same
+//! Direct harness: the exact Rust code path the binding uses (same mldsa-native builds, same
 //! `*_signature_internal` calls, same seed keygen), with no N-API in between.
 //!
 //!   cargo run --release --example direct [-- --impl ref|auto] [--iters N] [--msg-bytes N] [--json]
@@ -68,7 +68,7 @@ fn main() {
         let imp = if force_ref {
             mldsa::Impl::Ref
         } else {
-            p.auto_impl()
+            mldsa::Impl::auto()
         };
         let mut seed = [0u8; 32];
         let kg = time(iters.min(1000), || {
@@ -78,7 +78,7 @@ fn main() {
         let (pk, sk) = p.keygen(imp, &[42u8; 32]).unwrap();
         let sign = time(iters, || {
             let pre = mldsa::pure_prefix(&[]).unwrap();
-            let rnd = mldsa::choose_rnd(None, false).unwrap();
+            let rnd = mldsa::RndSource::Fresh.bytes().unwrap();
             black_box(
                 p.sign_internal(imp, &sk, black_box(&msg), &pre, &rnd)
                     .unwrap(),
@@ -86,7 +86,7 @@ fn main() {
         });
         let sign_det = time(iters, || {
             let pre = mldsa::pure_prefix(&[]).unwrap();
-            let rnd = mldsa::choose_rnd(None, true).unwrap();
+            let rnd = mldsa::RndSource::new(None, true).unwrap().bytes().unwrap();
             black_box(
                 p.sign_internal(imp, &sk, black_box(&msg), &pre, &rnd)
                     .unwrap(),
@@ -99,7 +99,7 @@ fn main() {
                 &sk,
                 &msg,
                 &pre,
-                &mldsa::choose_rnd(None, false).unwrap(),
+                &mldsa::RndSource::Fresh.bytes().unwrap(),
             )
             .unwrap()
         };
@@ -124,17 +124,17 @@ fn main() {
             })
             .collect();
         println!(
-            "{{\"liboqsVersion\":\"{}\",\"build\":\"{}\",\"avx2\":{},\"iters\":{iters},\"msgBytes\":{msg_bytes},\"results\":[{}]}}",
-            cpu::liboqs_version(),
+            "{{\"core\":\"mldsa-native\",\"build\":\"{}\",\"compiled\":\"{}\",\"avx2\":{},\"iters\":{iters},\"msgBytes\":{msg_bytes},\"results\":[{}]}}",
             if cpu::tuned_build() { "native-tuned" } else { "dist" },
+            cpu::compiled().join(" + "),
             c.avx2,
             ops.join(",")
         );
         return;
     }
     println!(
-        "direct harness — liboqs {} ({} build), avx2={}, {iters} iters, {msg_bytes}-byte message",
-        cpu::liboqs_version(),
+        "direct harness — mldsa-native {} ({} build), avx2={}, {iters} iters, {msg_bytes}-byte message",
+        cpu::compiled().join(" + "),
         if cpu::tuned_build() {
             "native-tuned"
         } else {
@@ -281,7 +281,7 @@ fn main() {
         let imp = if force_ref {
             mldsa::Impl::Ref
         } else {
-            p.auto_impl()
+            mldsa::Impl::auto()
         };
         let spec = composite::Spec::new(p, alg, label.as_bytes(), ph).unwrap();
         let mut secret = vec![0x42u8; alg.secret_len()];
@@ -290,11 +290,11 @@ fn main() {
         let (_, sk) = p.keygen(imp, &[9u8; 32]).unwrap();
         let (mut whole, mut pure) = (Vec::with_capacity(iters), Vec::with_capacity(iters));
         for i in 0..iters + iters / 10 {
-            let rnd = mldsa::choose_rnd(None, false).unwrap();
+            let rnd = mldsa::RndSource::Fresh.bytes().unwrap();
             let t = Instant::now();
             black_box(key.sign(imp, black_box(&input), &[], &rnd, true).unwrap());
             let w = t.elapsed().as_nanos() as f64 / 1000.0;
-            let rnd = mldsa::choose_rnd(None, false).unwrap();
+            let rnd = mldsa::RndSource::Fresh.bytes().unwrap();
             let t = Instant::now();
             let pre = mldsa::pure_prefix(&[]).unwrap();
             black_box(

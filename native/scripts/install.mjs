@@ -9,7 +9,10 @@
 //    fails), records the reason in build-status.json (the loader's ERR_NATIVE_UNAVAILABLE quotes
 //    it) and exits 0: the install succeeds and @pqid/jose falls back to another backend.
 // `--strict` (`npm run build -w native`) always builds from source and exits non-zero on failure.
-import { spawnSync } from 'node:child_process';
+// A source build shows cargo's progress and a line every 15 s on the terminal and on stderr (npm
+// shows that with --foreground-scripts, as CI does), and ends with one line naming the ML-DSA
+// implementations it built (`x86_64-avx2 + ref`).
+import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   copyFileSync,
@@ -105,11 +108,51 @@ function wrap(line, width) {
 function finish(ok, status) {
   writeStatus({ ok, build: tuned ? 'native-tuned' : 'dist', ...status });
   if (ok) {
-    console.log(
-      `${PACKAGE}: ${status.source === 'prebuilt' ? `using the prebuilt ${status.package}` : `built ${status.file} (${tuned ? 'native-tuned' : 'dist'})`}`,
-    );
+    const what = `ML-DSA ${status.compiled.join(' + ')}, this CPU runs ${status.implementation}`;
+    if (status.source === 'prebuilt')
+      console.log(`${PACKAGE}: using the prebuilt ${status.package} (${what})`);
+    // A build's last line, on the terminal too: npm hides a dependency's install output.
+    else
+      toPerson(
+        `${PACKAGE}: built ${status.file} in ${duration(Date.now() - started)} (${tuned ? 'native-tuned' : 'dist'}; ${what})\n`,
+      );
   }
   process.exit(ok || !strict ? 0 : 1);
+}
+
+/** `2 min 5 s`, `45 s`. */
+function duration(ms) {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+}
+
+/**
+ * Loads `file` in a child process (a crash cannot take npm with it) and checks that it has this
+ * package's binding ABI and passes its power-on self-test. Returns the ML-DSA implementations
+ * it was built with and the one this CPU runs, or why it is not usable.
+ */
+function probe(file) {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      [
+        'const a = require(process.argv[1]);',
+        "const abi = typeof a.bindingAbi === 'function' ? a.bindingAbi() : 'none';",
+        'if (abi !== Number(process.argv[2])) {',
+        "  console.error('a stale binary: binding ABI ' + abi + ', this package needs ' + process.argv[2]);",
+        '  process.exit(4);',
+        '}',
+        'const r = a.selfTest(false); if (!r.ok) { console.error(r.error); process.exit(3); }',
+        'console.log(JSON.stringify({ compiled: a.nativeInfo().compiled, implementation: a.schemeInfo(1, false).implementation }));',
+      ].join('\n'),
+      file,
+      String(BINDING_ABI),
+    ],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
+  if (r.status === 0) return JSON.parse(r.stdout);
+  return { problem: tail(r.stderr, 1) || r.error?.message || `exit ${r.status ?? r.signal}` };
 }
 
 if (process.env.PQID_NATIVE_SKIP_BUILD === '1') {
@@ -137,27 +180,9 @@ let prebuiltProblem;
     const file = join(dirname(pkgJson), pre.file);
     if (version !== own) prebuiltProblem = `${pre.name}@${version} does not match ${PACKAGE}@${own}`;
     else {
-      const probe = spawnSync(
-        process.execPath,
-        [
-          '-e',
-          [
-            'const a = require(process.argv[1]);',
-            "const abi = typeof a.bindingAbi === 'function' ? a.bindingAbi() : 'none';",
-            'if (abi !== Number(process.argv[2])) {',
-            "  console.error('a stale binary: binding ABI ' + abi + ', this package needs ' + process.argv[2]);",
-            '  process.exit(4);',
-            '}',
-            'const r = a.selfTest(false); if (!r.ok) { console.error(r.error); process.exit(3); }',
-          ].join('\n'),
-          file,
-          String(BINDING_ABI),
-        ],
-        { encoding: 'utf8', timeout: 60_000 },
-      );
-      if (probe.status === 0) finish(true, { source: 'prebuilt', package: pre.name, version });
-      const why = tail(probe.stderr, 1) || probe.error?.message || `exit ${probe.status ?? probe.signal}`;
-      prebuiltProblem = `the prebuilt ${pre.name} does not work here (${why})`;
+      const p = probe(file);
+      if (!p.problem) finish(true, { source: 'prebuilt', package: pre.name, version, ...p });
+      prebuiltProblem = `the prebuilt ${pre.name} does not work here (${p.problem})`;
     }
   }
 }
@@ -168,6 +193,53 @@ function tail(text, lines = 15) {
     .split('\n')
     .slice(-lines)
     .join('\n');
+}
+
+/** What a cold source build takes on 2 cores, idle to busy, for the message before it starts (README). */
+const BUILD_MINUTES = 'three to six';
+
+/**
+ * Runs a build command with cargo's own progress lines (`Compiling aws-lc-sys v0.47.0`, one per
+ * crate) and, while one crate takes long, `still compiling… 45 s` every 15 s, shown to the
+ * person installing. Resolves with the exit status and the whole output (for build.log).
+ */
+function build(cmd, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let pending = '';
+    let crate = '';
+    let shown = Date.now();
+    const show = (line) => {
+      toPerson(`  ${line}\n`);
+      shown = Date.now();
+    };
+    const read = (chunk) => {
+      output += chunk;
+      const lines = (pending + chunk).split(/\r?\n/);
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = /^\s*(Compiling|Finished|error)\b(.*)$/.exec(line);
+        if (!m) continue;
+        if (m[1] === 'Compiling') crate = m[2].trim().split(' ')[0] ?? '';
+        show(`${m[1]}${m[2]}`.trim());
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', read);
+    child.stderr.setEncoding('utf8').on('data', read);
+    const timer = setInterval(() => {
+      if (Date.now() - shown >= 14_000)
+        show(`still compiling… ${Math.round((Date.now() - started) / 1000)} s${crate ? ` (${crate})` : ''}`);
+    }, 15_000);
+    let error;
+    child.on('error', (e) => {
+      error = e;
+    });
+    child.on('close', (status) => {
+      clearInterval(timer);
+      resolve({ status, output: output + pending, error });
+    });
+  });
 }
 
 // 2. A source build: check the tools first, so that a missing one is named, not guessed at
@@ -271,7 +343,9 @@ if (missing.length > 0) {
 // Remove stale binaries so a failed build can never leave an old addon being loaded.
 for (const f of readdirSync(root)) if (f.endsWith('.node')) rmSync(join(root, f));
 
-toPerson(`${PACKAGE}: ${why}; building it from source with Rust ${rustc} (two to four minutes)...\n`);
+toPerson(
+  `${PACKAGE}: ${why}; building it from source with Rust ${rustc}: about ${BUILD_MINUTES} minutes on 2 cores, cargo's progress follows\n`,
+);
 const features = tuned ? ['--features', 'native-tune'] : [];
 let napiBin;
 try {
@@ -287,19 +361,17 @@ try {
 let result;
 let targetDir;
 if (napiBin && !asDependency) {
-  result = spawnSync(
+  result = await build(
     process.execPath,
     [napiBin, 'build', '--release', '--platform', '--no-js', '--dts', 'binding.d.ts', ...features],
-    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: root },
   );
 } else {
   // As a dependency: plain cargo with the shipped Cargo.lock, in a temporary target directory
   // (about 120 MB of intermediate files that node_modules should not keep).
   targetDir = process.env.CARGO_TARGET_DIR ?? mkdtempSync(join(tmpdir(), 'pqid-liboqs-node-build-'));
-  result = spawnSync('cargo', ['build', '--release', ...(asDependency ? ['--locked'] : []), ...features], {
+  result = await build('cargo', ['build', '--release', ...(asDependency ? ['--locked'] : []), ...features], {
     cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CARGO_TARGET_DIR: targetDir },
   });
   if (!result.error && result.status === 0) {
@@ -312,13 +384,13 @@ if (napiBin && !asDependency) {
 
 if (result.error || result.status !== 0) {
   const log = join(root, 'build.log');
-  writeFileSync(log, `${result.stdout ?? ''}\n${result.stderr ?? ''}`);
+  writeFileSync(log, result.output);
   const last = result.error
     ? result.error.message
-    : (tail(result.stderr, 40)
+    : (tail(result.output, 40)
         .split('\n')
         .find((l) => /^error/.test(l)) ??
-        tail(result.stderr, 1)) ||
+        tail(result.output, 1)) ||
       `exit code ${result.status}`;
   shout(`${PACKAGE}: building the fast native ML-DSA backend FAILED`, [
     `Why: ${why}, and the source build failed with:`,
@@ -345,4 +417,12 @@ if (!file || !existsSync(join(root, file))) {
     fix: `run \`${REBUILD}\``,
   });
 }
-finish(true, { source: 'source', file });
+const built = probe(join(root, file));
+if (built.problem) {
+  finish(false, {
+    source: 'none',
+    reason: `the source build produced ${file}, which does not work here (${built.problem})`,
+    fix: `report it; run \`${REBUILD}\` after fixing the cause`,
+  });
+}
+finish(true, { source: 'source', file, ...built });

@@ -101,8 +101,8 @@ function newestGlibc(file) {
 }
 
 /**
- * The licences of what the binary contains: the vendored liboqs C code and every Rust crate
- * linked into it (normal dependencies for this target, from `cargo metadata`), with their
+ * The licences of what the binary contains: the vendored C code (native/vendor) and every Rust
+ * crate linked into it (normal dependencies for this target, from `cargo metadata`), with their
  * licence texts, identical texts printed once.
  */
 function notices() {
@@ -142,22 +142,30 @@ function notices() {
       texts.set(text, users);
     }
   }
-  const liboqs = readFileSync(join(root, 'liboqs', 'LICENSE.txt'), 'utf8').trim();
+  const vendored = (f) => readFileSync(join(root, 'vendor', f), 'utf8').trim();
   return [
     `# Third-party notices for ${pre.name}`,
     '',
     `\`${pre.file}\` is pqid's code (Apache-2.0, see LICENSE) statically linked with:`,
     '',
-    '- **liboqs 0.13.0** (Open Quantum Safe, MIT), the subset vendored in `native/liboqs` with',
-    '  the patches PATCHES.md there lists: the pqcrystals ML-DSA code (CC0-1.0 or Apache-2.0), the',
-    "  PQClean Falcon code (MIT), XKCP's Keccak (CC0-1.0) and the CRYPTOGAMS AVX2 Keccak",
-    '  permutation (its licence is in the file header, reproduced by liboqs).',
+    '- **mldsa-native** (Apache-2.0 OR ISC OR MIT), as vendored from the crate aws-lc-sys 0.47.0',
+    '  in `native/vendor/mldsa-native`, with the s2n-bignum assembler headers its assembly',
+    "  includes (Apache-2.0 OR ISC OR MIT-0); both notices are in AWS-LC's licence file below.",
+    '- **liboqs 0.13.0** (Open Quantum Safe, MIT): its SHA-3 code, vendored in `native/vendor/liboqs`,',
+    "  with XKCP's Keccak (CC0-1.0) and the CRYPTOGAMS AVX2 Keccak permutation (its licence is in",
+    '  the file header, reproduced by liboqs).',
     ...crates.map((c) => `- **${c.name} ${c.version}** (${c.license ?? c.license_file ?? 'see below'})`),
+    '',
+    '## mldsa-native and s2n-bignum (AWS-LC licence file, `native/vendor/aws-lc/LICENSE`)',
+    '',
+    '```text',
+    vendored('aws-lc/LICENSE'),
+    '```',
     '',
     '## liboqs',
     '',
     '```text',
-    liboqs,
+    vendored('liboqs/LICENSE.txt'),
     '```',
     '',
     ...[...texts].flatMap(([text, users]) => [`## ${users.join(', ')}`, '', '```text', text, '```', '']),

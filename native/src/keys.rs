@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use zeroize::Zeroizing;
 
 pub enum Secret {
-    /// An expanded ML-DSA secret key, or a liboqs Falcon key.
+    /// An expanded ML-DSA secret key.
     Bytes(Zeroizing<Vec<u8>>),
     /// Both halves of a composite, prepared (each zeroised on drop).
     Composite(Box<CompositeSecret>),

@@ -6,7 +6,6 @@
 mod composite;
 mod cpu;
 mod errors;
-mod falcon;
 mod ffi;
 mod keys;
 mod mldsa;
@@ -16,20 +15,14 @@ mod trad;
 use composite::{CompositePublic, CompositeSecret, PreHash, Spec};
 use errors::*;
 use keys::{KeyMaterial, SecretKeyHandle};
+use mldsa::{Impl, RndSource};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use std::sync::Arc;
 
 /// Algorithm ids shared with index.js. A composite key says which composite it is itself.
-const ALGS: [&str; 6] = [
-    "ML-DSA-44",
-    "ML-DSA-65",
-    "ML-DSA-87",
-    "Falcon-512",
-    "Falcon-1024",
-    "composite",
-];
-const COMPOSITE: u32 = 5;
+const ALGS: [&str; 4] = ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "composite"];
+const COMPOSITE: u32 = 3;
 
 pub(crate) fn alg_name(id: u32) -> &'static str {
     ALGS.get(id as usize).copied().unwrap_or("unknown")
@@ -37,7 +30,6 @@ pub(crate) fn alg_name(id: u32) -> &'static str {
 
 enum Scheme {
     MlDsa(&'static mldsa::Params),
-    Falcon(&'static falcon::Params),
     Composite,
 }
 
@@ -46,8 +38,6 @@ fn scheme(id: u32) -> Res<Scheme> {
         0 => Scheme::MlDsa(&mldsa::ML_DSA_44),
         1 => Scheme::MlDsa(&mldsa::ML_DSA_65),
         2 => Scheme::MlDsa(&mldsa::ML_DSA_87),
-        3 => Scheme::Falcon(&falcon::FALCON_512),
-        4 => Scheme::Falcon(&falcon::FALCON_1024),
         COMPOSITE => Scheme::Composite,
         _ => return fail(ERR_INVALID_ALGORITHM, format!("unknown algorithm id {id}")),
     })
@@ -56,7 +46,7 @@ fn scheme(id: u32) -> Res<Scheme> {
 fn mldsa(id: u32) -> Res<&'static mldsa::Params> {
     match scheme(id)? {
         Scheme::MlDsa(p) => Ok(p),
-        _ => unsupported(id),
+        Scheme::Composite => unsupported(id),
     }
 }
 
@@ -67,11 +57,11 @@ fn unsupported<T>(id: u32) -> Res<T> {
     )
 }
 
-fn pick(p: &mldsa::Params, force_ref: bool) -> mldsa::Impl {
+fn pick(force_ref: bool) -> Impl {
     if force_ref {
-        mldsa::Impl::Ref
+        Impl::Ref
     } else {
-        p.auto_impl()
+        Impl::auto()
     }
 }
 
@@ -100,33 +90,13 @@ pub struct SchemeInfo {
 
 #[napi]
 pub fn scheme_info(alg: u32, force_ref: bool) -> Result<SchemeInfo> {
-    Ok(match scheme(alg).js()? {
-        Scheme::Composite => return unsupported(alg).js(),
-        Scheme::MlDsa(p) => SchemeInfo {
-            name: p.name.into(),
-            public_key_bytes: p.pk_len as u32,
-            secret_key_bytes: p.sk_len as u32,
-            signature_bytes: p.sig_len as u32,
-            implementation: pick(p, force_ref).name().into(),
-        },
-        Scheme::Falcon(p) => {
-            if force_ref {
-                return Err(js(Fail {
-                    code: ERR_UNSUPPORTED,
-                    msg: format!(
-                        "{}: forcing the ref implementation is only supported for ML-DSA",
-                        p.name
-                    ),
-                }));
-            }
-            SchemeInfo {
-                name: p.name.into(),
-                public_key_bytes: p.pk_len as u32,
-                secret_key_bytes: p.sk_len as u32,
-                signature_bytes: p.sig_len as u32,
-                implementation: p.implementation().into(),
-            }
-        }
+    let p = mldsa(alg).js()?;
+    Ok(SchemeInfo {
+        name: p.name.into(),
+        public_key_bytes: p.pk_len as u32,
+        secret_key_bytes: p.sk_len as u32,
+        signature_bytes: p.sig_len as u32,
+        implementation: pick(force_ref).name().into(),
     })
 }
 
@@ -135,7 +105,8 @@ pub fn scheme_info(alg: u32, force_ref: bool) -> Result<SchemeInfo> {
 /// 0.1.0 binaries before composites), so a stale prebuilt or local build is skipped with a clear
 /// reason instead of failing at its first missing function. Bump it with binding-abi.js whenever
 /// either side changes; test/binding-abi.test.ts notices a changed binding.d.ts.
-pub const BINDING_ABI: u32 = 2;
+/// 3: mldsa-native (the composite id is 3, Falcon is gone, nativeInfo() describes the builds).
+pub const BINDING_ABI: u32 = 3;
 
 /// The binding's surface version (see BINDING_ABI); the loader refuses a binary without it.
 #[napi]
@@ -174,10 +145,20 @@ pub struct CpuFlags {
     pub neon: Option<bool>,
 }
 
+/// Where the vendored C comes from (native/vendor/VENDOR.md; vendor.sh pins both crates).
+const MLDSA_NATIVE_FROM: &str = "aws-lc-sys 0.47.0";
+const SHA3_FROM: &str = "liboqs 0.13.0";
+
 #[napi(object)]
 pub struct NativeInfo {
-    pub liboqs_version: String,
+    /// The crate the vendored mldsa-native was taken from.
+    pub mldsa_native: String,
+    /// Where the SHA-3 (Keccak) code comes from.
+    pub sha3: String,
     pub build: String,
+    /// The ML-DSA implementations in this binary, native first: `x86_64-avx2`, `aarch64-neon`,
+    /// `ref`.
+    pub compiled: Vec<String>,
     pub cpu: CpuFlags,
 }
 
@@ -185,13 +166,15 @@ pub struct NativeInfo {
 pub fn native_info() -> NativeInfo {
     let c = cpu::cpu();
     NativeInfo {
-        liboqs_version: cpu::liboqs_version(),
+        mldsa_native: MLDSA_NATIVE_FROM.into(),
+        sha3: SHA3_FROM.into(),
         build: if cpu::tuned_build() {
             "native-tuned"
         } else {
             "dist"
         }
         .into(),
+        compiled: cpu::compiled().into_iter().map(String::from).collect(),
         cpu: CpuFlags {
             avx2: c.avx2,
             popcnt: c.popcnt,
@@ -241,36 +224,23 @@ pub fn traditional_verify(
     }
 }
 
-/// ML-DSA: seed required (FIPS 204 KeyGen_internal). Falcon: random, seed rejected.
+/// FIPS 204 KeyGen_internal from a 32-byte seed.
 #[napi]
 pub fn keygen(alg: u32, force_ref: bool, seed: Option<Uint8ArraySlice>) -> Result<SecretKeyHandle> {
-    let (pk, sk) = match (scheme(alg).js()?, seed) {
-        (Scheme::MlDsa(p), Some(seed)) => p.keygen(pick(p, force_ref), &seed).js()?,
-        (Scheme::MlDsa(p), None) => {
-            return Err(js(Fail {
-                code: ERR_INVALID_SEED,
-                msg: format!("{} keygen needs a 32-byte seed", p.name),
-            }))
-        }
-        (Scheme::Falcon(p), None) => p.keygen().js()?,
-        (Scheme::Falcon(p), Some(_)) => {
-            return Err(js(Fail {
-                code: ERR_UNSUPPORTED,
-                msg: format!("{} keygen cannot take a seed", p.name),
-            }))
-        }
-        (Scheme::Composite, _) => return unsupported(alg).js(),
+    let p = mldsa(alg).js()?;
+    let Some(seed) = seed else {
+        return Err(js(Fail {
+            code: ERR_INVALID_SEED,
+            msg: format!("{} keygen needs a 32-byte seed", p.name),
+        }));
     };
+    let (pk, sk) = p.keygen(pick(force_ref), &seed).js()?;
     Ok(SecretKeyHandle::new(alg, keys::Secret::Bytes(sk), Some(pk)))
 }
 
 #[napi]
 pub fn import_secret_key(alg: u32, bytes: Uint8ArraySlice) -> Result<SecretKeyHandle> {
-    match scheme(alg).js()? {
-        Scheme::MlDsa(p) => p.check_sk(&bytes).js()?,
-        Scheme::Falcon(p) => p.check_sk(&bytes).js()?,
-        Scheme::Composite => return unsupported(alg).js(),
-    }
+    mldsa(alg).js()?.check_sk(&bytes).js()?;
     Ok(SecretKeyHandle::new(
         alg,
         keys::Secret::Bytes(zeroize::Zeroizing::new(bytes.to_vec())),
@@ -331,7 +301,7 @@ impl CompositeScheme {
         seed: Uint8ArraySlice,
         traditional: Uint8ArraySlice,
     ) -> Result<SecretKeyHandle> {
-        let imp = pick(self.spec.mldsa, force_ref);
+        let imp = pick(force_ref);
         let (key, pk) = CompositeSecret::new(Arc::clone(&self.spec), imp, &seed, &traditional).js()?;
         Ok(SecretKeyHandle::new(
             COMPOSITE,
@@ -370,7 +340,7 @@ pub fn composite_verify(
 ) -> Result<bool> {
     let ctx = composite_context(context.as_deref()).js()?;
     key.key
-        .verify(pick(key.key.spec.mldsa, force_ref), &message, &ctx, &signature)
+        .verify(pick(force_ref), &message, &ctx, &signature)
         .js()
 }
 
@@ -385,7 +355,7 @@ fn composite_context(ctx: Option<&[u8]>) -> Res<Vec<u8>> {
     Ok(ctx.to_vec())
 }
 
-pub struct CompositeVerifyTask {
+pub struct CompositeVerifyJob {
     force_ref: bool,
     key: Arc<CompositePublic>,
     message: Vec<u8>,
@@ -393,23 +363,17 @@ pub struct CompositeVerifyTask {
     context: Vec<u8>,
 }
 
-impl Task for CompositeVerifyTask {
+impl PoolJob for CompositeVerifyJob {
     type Output = bool;
     type JsValue = bool;
 
-    fn compute(&mut self) -> Result<Self::Output> {
+    fn run(&mut self) -> Res<bool> {
         self.key
-            .verify(
-                pick(self.key.spec.mldsa, self.force_ref),
-                &self.message,
-                &self.context,
-                &self.signature,
-            )
-            .js()
+            .verify(pick(self.force_ref), &self.message, &self.context, &self.signature)
     }
 
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-        Ok(output)
+    fn to_js(output: bool) -> bool {
+        output
     }
 }
 
@@ -421,97 +385,139 @@ pub fn composite_verify_async(
     message: Uint8ArraySlice,
     signature: Uint8ArraySlice,
     context: Option<Uint8ArraySlice>,
-) -> Result<AsyncTask<CompositeVerifyTask>> {
+) -> Result<AsyncTask<PoolTask<CompositeVerifyJob>>> {
     let context = composite_context(context.as_deref()).js()?;
     // Length errors are reported synchronously, as for ML-DSA.
     key.key.check_length(&signature).js()?;
-    Ok(AsyncTask::new(CompositeVerifyTask {
+    Ok(AsyncTask::new(PoolTask(CompositeVerifyJob {
         force_ref,
         key: Arc::clone(&key.key),
         message: message.to_vec(),
         signature: signature.to_vec(),
         context,
-    }))
+    })))
 }
 
-/// Shared by sync and async paths. `pre = None` means "M′ given directly" (ACVP internal).
-fn do_sign(
+/// What a job signs: a message with its prefix (`pre` = 0 ‖ |ctx| ‖ ctx for ML-DSA, empty for
+/// M′ given directly, the application context for a composite), or an external μ.
+enum Signed {
+    Message { message: Vec<u8>, pre: Vec<u8> },
+    Mu(Vec<u8>),
+}
+
+/// One prepared signature: copies of its inputs and an `Arc` of the key, so the JS side may
+/// free the key or mutate its buffers while the job waits or runs. Built on the JS thread
+/// (where every input error is thrown synchronously), signed on a pool thread.
+pub struct SignJob {
     alg: u32,
     force_ref: bool,
-    key: &KeyMaterial,
-    msg: &[u8],
-    pre: Option<&[u8]>,
-    rnd: &[u8; mldsa::RND_BYTES],
-    fresh_rnd: bool,
-) -> Res<Vec<u8>> {
-    match scheme(alg)? {
-        Scheme::MlDsa(p) => {
-            p.sign_internal(pick(p, force_ref), key.bytes()?, msg, pre.unwrap_or(&[]), rnd)
-        }
-        Scheme::Falcon(p) => p.sign(key.bytes()?, msg),
-        // For a composite, `pre` is the application context itself.
-        Scheme::Composite => {
-            let c = key.composite()?;
-            c.sign(pick(c.spec.mldsa, force_ref), msg, pre.unwrap_or(&[]), rnd, fresh_rnd)
-        }
-    }
+    key: Arc<KeyMaterial>,
+    signed: Signed,
+    rnd: RndSource,
 }
 
-fn do_verify(
-    alg: u32,
-    force_ref: bool,
-    pk: &[u8],
-    msg: &[u8],
-    sig: &[u8],
-    pre: Option<&[u8]>,
-) -> Res<bool> {
-    match scheme(alg)? {
-        Scheme::MlDsa(p) => p.verify_internal(pick(p, force_ref), pk, msg, pre.unwrap_or(&[]), sig),
-        Scheme::Falcon(p) => p.verify(pk, msg, sig),
-        Scheme::Composite => unsupported(alg),
-    }
-}
-
-/// Validates options up front (so async tasks cannot fail on input) and returns (pre, rnd).
-fn sign_inputs(
-    alg: u32,
-    ctx: Option<&[u8]>,
-    rnd: Option<&[u8]>,
-    deterministic: bool,
-) -> Res<(Option<Vec<u8>>, mldsa::Rnd)> {
-    match scheme(alg)? {
-        Scheme::MlDsa(_) => {
-            let pre = mldsa::pure_prefix(ctx.unwrap_or(&[]))?;
-            Ok((Some(pre), mldsa::choose_rnd(rnd, deterministic)?))
-        }
-        Scheme::Composite => Ok((
-            Some(composite_context(ctx)?),
-            mldsa::choose_rnd(rnd, deterministic)?,
-        )),
-        Scheme::Falcon(p) => {
-            if ctx.is_some_and(|c| !c.is_empty()) || rnd.is_some() || deterministic {
-                return fail(
-                    ERR_UNSUPPORTED,
-                    format!(
-                        "{} supports no context, rnd or deterministic option",
-                        p.name
-                    ),
-                );
+impl SignJob {
+    fn new(
+        alg: u32,
+        force_ref: bool,
+        key: &SecretKeyHandle,
+        signed: Signed,
+        rnd: Option<&[u8]>,
+        deterministic: bool,
+    ) -> Res<Self> {
+        let key = key.material(alg)?;
+        match (scheme(alg)?, &signed) {
+            (Scheme::MlDsa(p), _) => p.check_sk(key.bytes()?)?,
+            (Scheme::Composite, Signed::Message { .. }) => {
+                key.composite()?;
             }
-            Ok((None, zeroize::Zeroizing::new([0u8; 32])))
+            (Scheme::Composite, Signed::Mu(_)) => return unsupported(alg),
+        }
+        if let Signed::Mu(mu) = &signed {
+            mldsa::check_mu(mu)?;
+        }
+        Ok(SignJob {
+            alg,
+            force_ref,
+            key,
+            signed,
+            rnd: RndSource::new(rnd, deterministic)?,
+        })
+    }
+
+    /// A message with its FIPS 204 context (ML-DSA) or application context (composite).
+    fn message(
+        alg: u32,
+        force_ref: bool,
+        key: &SecretKeyHandle,
+        message: &[u8],
+        context: Option<&[u8]>,
+        rnd: Option<&[u8]>,
+        deterministic: bool,
+    ) -> Res<Self> {
+        let ctx = context.unwrap_or(&[]);
+        let pre = match scheme(alg)? {
+            Scheme::MlDsa(_) => mldsa::pure_prefix(ctx)?,
+            Scheme::Composite => composite_context(Some(ctx))?,
+        };
+        let signed = Signed::Message {
+            message: message.to_vec(),
+            pre,
+        };
+        SignJob::new(alg, force_ref, key, signed, rnd, deterministic)
+    }
+
+    fn sign(&self) -> Res<Vec<u8>> {
+        let rnd = self.rnd.bytes()?;
+        let imp = pick(self.force_ref);
+        match (scheme(self.alg)?, &self.signed) {
+            (Scheme::MlDsa(p), Signed::Message { message, pre }) => {
+                p.sign_internal(imp, self.key.bytes()?, message, pre, &rnd)
+            }
+            (Scheme::MlDsa(p), Signed::Mu(mu)) => p.sign_mu(imp, self.key.bytes()?, mu, &rnd),
+            // A composite's ECDSA half takes a fresh k of its own when rnd is fresh.
+            (Scheme::Composite, Signed::Message { message, pre }) => {
+                self.key
+                    .composite()?
+                    .sign(imp, message, pre, &rnd, self.rnd.is_fresh())
+            }
+            (Scheme::Composite, Signed::Mu(_)) => unsupported(self.alg),
         }
     }
 }
 
-fn verify_prefix(alg: u32, ctx: Option<&[u8]>) -> Res<Option<Vec<u8>>> {
-    match scheme(alg)? {
-        Scheme::MlDsa(_) => Ok(Some(mldsa::pure_prefix(ctx.unwrap_or(&[]))?)),
-        Scheme::Falcon(p) if ctx.is_some_and(|c| !c.is_empty()) => fail(
-            ERR_UNSUPPORTED,
-            format!("{} does not support a context", p.name),
-        ),
-        Scheme::Falcon(_) => Ok(None),
-        Scheme::Composite => unsupported(alg),
+/// Work for the libuv pool: a signature (SignJob), a batch of them (SignBatch), a verification.
+pub trait PoolJob: Send + 'static {
+    type Output: Send + 'static;
+    type JsValue: ToNapiValue + TypeName;
+    fn run(&mut self) -> Res<Self::Output>;
+    fn to_js(output: Self::Output) -> Self::JsValue;
+}
+
+impl PoolJob for SignJob {
+    type Output = Vec<u8>;
+    type JsValue = Uint8Array;
+    fn run(&mut self) -> Res<Vec<u8>> {
+        self.sign()
+    }
+    fn to_js(output: Vec<u8>) -> Uint8Array {
+        output.into()
+    }
+}
+
+/// The one napi Task: runs a PoolJob on a pool thread and hands its result to JS.
+pub struct PoolTask<J: PoolJob>(J);
+
+impl<J: PoolJob> Task for PoolTask<J> {
+    type Output = J::Output;
+    type JsValue = J::JsValue;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        self.0.run().js()
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(J::to_js(output))
     }
 }
 
@@ -529,11 +535,42 @@ pub fn sign<'env>(
     rnd: Option<Uint8ArraySlice>,
     deterministic: bool,
 ) -> Result<Uint8ArraySlice<'env>> {
-    let k = key.material(alg).js()?;
-    let fresh_rnd = rnd.is_none() && !deterministic;
-    let (pre, rnd) = sign_inputs(alg, context.as_deref(), rnd.as_deref(), deterministic).js()?;
-    let sig = do_sign(alg, force_ref, &k, &message, pre.as_deref(), &rnd, fresh_rnd).js()?;
-    Uint8ArraySlice::copy_from(env, sig)
+    let job = SignJob::message(
+        alg,
+        force_ref,
+        key,
+        &message,
+        context.as_deref(),
+        rnd.as_deref(),
+        deterministic,
+    );
+    Uint8ArraySlice::copy_from(env, job.and_then(|j| j.sign()).js()?)
+}
+
+#[napi(ts_return_type = "Promise<Uint8Array>")]
+pub fn sign_async(
+    alg: u32,
+    force_ref: bool,
+    key: &SecretKeyHandle,
+    message: Uint8ArraySlice,
+    context: Option<Uint8ArraySlice>,
+    rnd: Option<Uint8ArraySlice>,
+    deterministic: bool,
+) -> Result<AsyncTask<PoolTask<SignJob>>> {
+    let job = SignJob::message(
+        alg,
+        force_ref,
+        key,
+        &message,
+        context.as_deref(),
+        rnd.as_deref(),
+        deterministic,
+    );
+    Ok(AsyncTask::new(PoolTask(job.js()?)))
+}
+
+fn verify_prefix(alg: u32, ctx: Option<&[u8]>) -> Res<(&'static mldsa::Params, Vec<u8>)> {
+    Ok((mldsa(alg)?, mldsa::pure_prefix(ctx.unwrap_or(&[]))?))
 }
 
 #[napi]
@@ -545,16 +582,9 @@ pub fn verify(
     signature: Uint8ArraySlice,
     context: Option<Uint8ArraySlice>,
 ) -> Result<bool> {
-    let pre = verify_prefix(alg, context.as_deref()).js()?;
-    do_verify(
-        alg,
-        force_ref,
-        &public_key,
-        &message,
-        &signature,
-        pre.as_deref(),
-    )
-    .js()
+    let (p, pre) = verify_prefix(alg, context.as_deref()).js()?;
+    p.verify_internal(pick(force_ref), &public_key, &message, &pre, &signature)
+        .js()
 }
 
 /// ACVP "internal interface" hook: `m_prime` is M′ itself (no 0x00‖len‖ctx prefix).
@@ -567,66 +597,13 @@ pub fn mldsa_sign_internal(
     rnd: Option<Uint8ArraySlice>,
     deterministic: bool,
 ) -> Result<Uint8Array> {
-    let p = mldsa(alg).js()?;
-    let k = key.material(alg).js()?;
-    let rnd = mldsa::choose_rnd(rnd.as_deref(), deterministic).js()?;
-    Ok(
-        p.sign_internal(pick(p, force_ref), k.bytes().js()?, &m_prime, &[], &rnd)
-            .js()?
-            .into(),
-    )
-}
-
-/// Validated inputs of a signature from an external μ (FIPS 204 Algorithm 7 from line 7).
-struct SignMuJob {
-    alg: u32,
-    force_ref: bool,
-    key: Arc<KeyMaterial>,
-    mu: Vec<u8>,
-    rnd: mldsa::Rnd,
-    fresh_rnd: bool,
-}
-
-impl SignMuJob {
-    fn new(
-        alg: u32,
-        force_ref: bool,
-        key: &SecretKeyHandle,
-        mu: &[u8],
-        rnd: Option<&[u8]>,
-        deterministic: bool,
-    ) -> Res<Self> {
-        mldsa(alg)?;
-        if mu.len() != mldsa::MU_BYTES {
-            return fail(
-                ERR_INVALID_ARGUMENT,
-                format!("external mu must be {} bytes, got {}", mldsa::MU_BYTES, mu.len()),
-            );
-        }
-        let key = key.material(alg)?;
-        key.bytes()?;
-        let fresh_rnd = rnd.is_none() && !deterministic;
-        Ok(SignMuJob {
-            alg,
-            force_ref,
-            key,
-            mu: mu.to_vec(),
-            rnd: mldsa::choose_rnd(rnd, deterministic || fresh_rnd)?,
-            fresh_rnd,
-        })
-    }
-
-    fn sign(&self) -> Res<Vec<u8>> {
-        let p = mldsa(self.alg)?;
-        let fresh;
-        let rnd = if self.fresh_rnd {
-            fresh = mldsa::choose_rnd(None, false)?;
-            &fresh
-        } else {
-            &self.rnd
-        };
-        p.sign_mu(pick(p, self.force_ref), self.key.bytes()?, &self.mu, rnd)
-    }
+    mldsa(alg).js()?;
+    let signed = Signed::Message {
+        message: m_prime.to_vec(),
+        pre: Vec::new(),
+    };
+    let job = SignJob::new(alg, force_ref, key, signed, rnd.as_deref(), deterministic);
+    Ok(job.and_then(|j| j.sign()).js()?.into())
 }
 
 /// Signs a 64-byte external μ = H(tr ‖ M′, 64): the same signature as for the message μ was
@@ -641,26 +618,9 @@ pub fn mldsa_sign_mu<'env>(
     rnd: Option<Uint8ArraySlice>,
     deterministic: bool,
 ) -> Result<Uint8ArraySlice<'env>> {
-    let sig = SignMuJob::new(alg, force_ref, key, &mu, rnd.as_deref(), deterministic)
-        .js()?
-        .sign()
-        .js()?;
-    Uint8ArraySlice::copy_from(env, sig)
-}
-
-pub struct SignMuTask(SignMuJob);
-
-impl Task for SignMuTask {
-    type Output = Vec<u8>;
-    type JsValue = Uint8Array;
-
-    fn compute(&mut self) -> Result<Self::Output> {
-        self.0.sign().js()
-    }
-
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-        Ok(output.into())
-    }
+    mldsa(alg).js()?;
+    let job = SignJob::new(alg, force_ref, key, Signed::Mu(mu.to_vec()), rnd.as_deref(), deterministic);
+    Uint8ArraySlice::copy_from(env, job.and_then(|j| j.sign()).js()?)
 }
 
 /// mldsaSignMu on the libuv pool; input errors are thrown synchronously.
@@ -672,12 +632,13 @@ pub fn mldsa_sign_mu_async(
     mu: Uint8ArraySlice,
     rnd: Option<Uint8ArraySlice>,
     deterministic: bool,
-) -> Result<AsyncTask<SignMuTask>> {
-    Ok(AsyncTask::new(SignMuTask(
-        SignMuJob::new(alg, force_ref, key, &mu, rnd.as_deref(), deterministic).js()?,
-    )))
+) -> Result<AsyncTask<PoolTask<SignJob>>> {
+    mldsa(alg).js()?;
+    let job = SignJob::new(alg, force_ref, key, Signed::Mu(mu.to_vec()), rnd.as_deref(), deterministic);
+    Ok(AsyncTask::new(PoolTask(job.js()?)))
 }
 
+/// ACVP hook: Verify_internal over M′ itself or, with `external_mu`, from a 64-byte μ.
 #[napi]
 pub fn mldsa_verify_internal(
     alg: u32,
@@ -685,112 +646,16 @@ pub fn mldsa_verify_internal(
     public_key: Uint8ArraySlice,
     m_prime: Uint8ArraySlice,
     signature: Uint8ArraySlice,
+    external_mu: Option<bool>,
 ) -> Result<bool> {
     let p = mldsa(alg).js()?;
-    p.verify_internal(pick(p, force_ref), &public_key, &m_prime, &[], &signature)
-        .js()
-}
-
-/// One prepared signature: copies of its inputs and an `Arc` of the key, so the JS side may
-/// free the key or mutate its buffers while the job waits or runs. Built on the JS thread
-/// (where every input error is thrown synchronously), signed on a pool thread.
-struct SignJob {
-    alg: u32,
-    force_ref: bool,
-    key: Arc<KeyMaterial>,
-    message: Vec<u8>,
-    pre: Option<Vec<u8>>,
-    rnd: mldsa::Rnd,
-    /// Hedged with OS randomness: drawn on the pool thread, so the getrandom syscall is not
-    /// paid on the JS thread.
-    fresh_rnd: bool,
-}
-
-impl SignJob {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        alg: u32,
-        force_ref: bool,
-        key: &SecretKeyHandle,
-        message: &[u8],
-        context: Option<&[u8]>,
-        rnd: Option<&[u8]>,
-        deterministic: bool,
-    ) -> Res<Self> {
-        let key = key.material(alg)?;
-        let fresh_rnd = rnd.is_none()
-            && !deterministic
-            && matches!(scheme(alg)?, Scheme::MlDsa(_) | Scheme::Composite);
-        // With fresh_rnd the zeros from `deterministic` are a placeholder, replaced in sign().
-        let (pre, rnd) = sign_inputs(alg, context, rnd, deterministic || fresh_rnd)?;
-        Ok(SignJob {
-            alg,
-            force_ref,
-            key,
-            message: message.to_vec(),
-            pre,
-            rnd,
-            fresh_rnd,
-        })
+    let imp = pick(force_ref);
+    if external_mu.unwrap_or(false) {
+        p.verify_mu(imp, &public_key, &m_prime, &signature).js()
+    } else {
+        p.verify_internal(imp, &public_key, &m_prime, &[], &signature)
+            .js()
     }
-
-    fn sign(&self) -> Res<Vec<u8>> {
-        let fresh;
-        let rnd = if self.fresh_rnd {
-            fresh = mldsa::choose_rnd(None, false)?;
-            &fresh
-        } else {
-            &self.rnd
-        };
-        do_sign(
-            self.alg,
-            self.force_ref,
-            &self.key,
-            &self.message,
-            self.pre.as_deref(),
-            rnd,
-            self.fresh_rnd,
-        )
-    }
-}
-
-/// One signature on the libuv pool.
-pub struct SignTask(SignJob);
-
-impl Task for SignTask {
-    type Output = Vec<u8>;
-    type JsValue = Uint8Array;
-
-    fn compute(&mut self) -> Result<Self::Output> {
-        self.0.sign().js()
-    }
-
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-        Ok(output.into())
-    }
-}
-
-#[napi(ts_return_type = "Promise<Uint8Array>")]
-pub fn sign_async(
-    alg: u32,
-    force_ref: bool,
-    key: &SecretKeyHandle,
-    message: Uint8ArraySlice,
-    context: Option<Uint8ArraySlice>,
-    rnd: Option<Uint8ArraySlice>,
-    deterministic: bool,
-) -> Result<AsyncTask<SignTask>> {
-    let job = SignJob::new(
-        alg,
-        force_ref,
-        key,
-        &message,
-        context.as_deref(),
-        rnd.as_deref(),
-        deterministic,
-    )
-    .js()?;
-    Ok(AsyncTask::new(SignTask(job)))
 }
 
 /// Signatures collected on the JS thread and signed together by one pool task. Each async
@@ -837,7 +702,7 @@ impl SignBatch {
         rnd: Option<Uint8ArraySlice>,
         deterministic: bool,
     ) -> Result<u32> {
-        let job = SignJob::new(
+        let job = SignJob::message(
             alg,
             force_ref,
             key,
@@ -853,22 +718,20 @@ impl SignBatch {
 
     /// Signs every job added so far on one pool thread; the batch is empty afterwards.
     #[napi(ts_return_type = "Promise<SignBatchResult>")]
-    pub fn run(&mut self) -> AsyncTask<SignBatchTask> {
-        AsyncTask::new(SignBatchTask(std::mem::take(&mut self.jobs)))
+    pub fn run(&mut self) -> AsyncTask<PoolTask<Vec<SignJob>>> {
+        AsyncTask::new(PoolTask(std::mem::take(&mut self.jobs)))
     }
 }
 
-pub struct SignBatchTask(Vec<SignJob>);
-
-impl Task for SignBatchTask {
+impl PoolJob for Vec<SignJob> {
     type Output = (Vec<u8>, Vec<u32>, Vec<(u32, String)>);
     type JsValue = SignBatchResult;
 
-    fn compute(&mut self) -> Result<Self::Output> {
+    fn run(&mut self) -> Res<Self::Output> {
         let mut out = Vec::new();
-        let mut ends = Vec::with_capacity(self.0.len());
+        let mut ends = Vec::with_capacity(self.len());
         let mut failures = Vec::new();
-        for (i, job) in self.0.iter().enumerate() {
+        for (i, job) in self.iter().enumerate() {
             // Between signatures, let a runnable JS thread have this core: a pool thread that
             // signs a whole batch without yielding kept a woken event loop waiting (measured:
             // event-loop delay p99 4-5 ms without, 2-2.6 ms with, same throughput). One task per
@@ -885,45 +748,43 @@ impl Task for SignBatchTask {
         Ok((out, ends, failures))
     }
 
-    fn resolve(&mut self, _env: Env, (sigs, ends, failures): Self::Output) -> Result<Self::JsValue> {
-        Ok(SignBatchResult {
+    fn to_js((sigs, ends, failures): Self::Output) -> SignBatchResult {
+        SignBatchResult {
             signatures: sigs.into(),
             ends,
             failures: failures
                 .into_iter()
                 .map(|(index, message)| SignBatchFailure { index, message })
                 .collect(),
-        })
+        }
     }
 }
 
-pub struct VerifyTask {
-    alg: u32,
+pub struct VerifyJob {
+    p: &'static mldsa::Params,
     force_ref: bool,
     public_key: Vec<u8>,
     message: Vec<u8>,
     signature: Vec<u8>,
-    pre: Option<Vec<u8>>,
+    pre: Vec<u8>,
 }
 
-impl Task for VerifyTask {
+impl PoolJob for VerifyJob {
     type Output = bool;
     type JsValue = bool;
 
-    fn compute(&mut self) -> Result<Self::Output> {
-        do_verify(
-            self.alg,
-            self.force_ref,
+    fn run(&mut self) -> Res<bool> {
+        self.p.verify_internal(
+            pick(self.force_ref),
             &self.public_key,
             &self.message,
+            &self.pre,
             &self.signature,
-            self.pre.as_deref(),
         )
-        .js()
     }
 
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-        Ok(output)
+    fn to_js(output: bool) -> bool {
+        output
     }
 }
 
@@ -935,22 +796,18 @@ pub fn verify_async(
     message: Uint8ArraySlice,
     signature: Uint8ArraySlice,
     context: Option<Uint8ArraySlice>,
-) -> Result<AsyncTask<VerifyTask>> {
-    let pre = verify_prefix(alg, context.as_deref()).js()?;
+) -> Result<AsyncTask<PoolTask<VerifyJob>>> {
+    let (p, pre) = verify_prefix(alg, context.as_deref()).js()?;
     // Length errors are reported synchronously (same as verify) rather than as rejections.
-    match scheme(alg).js()? {
-        Scheme::MlDsa(p) => p.check_verify_lengths(&public_key, &signature).js()?,
-        Scheme::Falcon(p) => p.check_verify_lengths(&public_key, &signature).js()?,
-        Scheme::Composite => return unsupported(alg).js(),
-    }
-    Ok(AsyncTask::new(VerifyTask {
-        alg,
+    p.check_verify_lengths(&public_key, &signature).js()?;
+    Ok(AsyncTask::new(PoolTask(VerifyJob {
+        p,
         force_ref,
         public_key: public_key.to_vec(),
         message: message.to_vec(),
         signature: signature.to_vec(),
         pre,
-    }))
+    })))
 }
 
 /// Test hook (internal.js): does the key hold exactly `expected`? Lets the ACVP keyGen test

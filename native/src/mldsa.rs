@@ -1,8 +1,7 @@
-//! ML-DSA (FIPS 204) on liboqs' pqcrystals code, always through the `*_internal` functions:
-//! keygen from the caller's 32-byte seed ξ (`keypair_internal`, our liboqs patch 0003), and
-//! sign/verify with a 32-byte `rnd` that is always ours (hedged, deterministic or
-//! caller-supplied), so liboqs' process-global RNG is never involved and every call is
-//! thread-safe. Signing can also start from an external μ (`signature_extmu`, patch 0004).
+//! ML-DSA (FIPS 204) on mldsa-native, always through its internal functions: keygen from the
+//! caller's 32-byte seed ξ (KeyGen_internal), and signing with a 32-byte `rnd` that is always
+//! ours (hedged, deterministic or the caller's), from M′ or from an external μ. mldsa-native never
+//! draws random numbers itself, so every call is thread-safe.
 
 use crate::errors::*;
 use crate::ffi::*;
@@ -27,19 +26,37 @@ pub const MU_BYTES: usize = 64;
 pub type KeyPair = (Vec<u8>, Zeroizing<Vec<u8>>);
 pub type Rnd = Zeroizing<[u8; RND_BYTES]>;
 
+/// Which build of mldsa-native runs: the one with this architecture's assembly, or portable C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Impl {
     Ref,
-    Avx2,
+    Native,
 }
 
 impl Impl {
+    /// What `auto` resolves to on this CPU (cached detection).
+    pub fn auto() -> Impl {
+        if crate::cpu::cpu().mldsa_native {
+            Impl::Native
+        } else {
+            Impl::Ref
+        }
+    }
+
+    /// `ref`, or the native back end: `x86_64-avx2`, `aarch64-neon`.
     pub fn name(self) -> &'static str {
         match self {
             Impl::Ref => "ref",
-            Impl::Avx2 => "avx2",
+            Impl::Native => crate::cpu::NATIVE_NAME,
         }
     }
+}
+
+/// One build's three entry points for one parameter set.
+struct Fns {
+    keypair: KeypairFn,
+    sign: SignFn,
+    verify: VerifyFn,
 }
 
 pub struct Params {
@@ -47,26 +64,20 @@ pub struct Params {
     pub pk_len: usize,
     pub sk_len: usize,
     pub sig_len: usize,
-    keygen_ref: KeypairInternalFn,
-    sign_ref: SignInternalFn,
-    sign_mu_ref: SignMuFn,
-    verify_ref: VerifyInternalFn,
-    #[allow(dead_code)]
-    keygen_avx2: Option<KeypairInternalFn>,
-    #[allow(dead_code)]
-    sign_avx2: Option<SignInternalFn>,
-    #[allow(dead_code)]
-    sign_mu_avx2: Option<SignMuFn>,
-    #[allow(dead_code)]
-    verify_avx2: Option<VerifyInternalFn>,
+    reference: Fns,
+    native: Option<Fns>,
 }
 
-macro_rules! avx2 {
-    ($f:ident) => {{
-        #[cfg(pqid_avx2)]
-        let f: Option<_> = Some($f as _);
-        #[cfg(not(pqid_avx2))]
-        let f: Option<_> = None;
+macro_rules! native {
+    ($k:ident, $s:ident, $v:ident) => {{
+        #[cfg(pqid_mldsa_native)]
+        let f = Some(Fns {
+            keypair: $k,
+            sign: $s,
+            verify: $v,
+        });
+        #[cfg(not(pqid_mldsa_native))]
+        let f = None;
         f
     }};
 }
@@ -76,14 +87,12 @@ pub static ML_DSA_44: Params = Params {
     pk_len: 1312,
     sk_len: 2560,
     sig_len: 2420,
-    keygen_ref: pqcrystals_ml_dsa_44_ref_keypair_internal,
-    sign_ref: pqcrystals_ml_dsa_44_ref_signature_internal,
-    sign_mu_ref: pqcrystals_ml_dsa_44_ref_signature_extmu,
-    verify_ref: pqcrystals_ml_dsa_44_ref_verify_internal,
-    keygen_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_keypair_internal),
-    sign_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_signature_internal),
-    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_signature_extmu),
-    verify_avx2: avx2!(pqcrystals_ml_dsa_44_avx2_verify_internal),
+    reference: Fns {
+        keypair: mldsa_ref44_keypair_internal,
+        sign: mldsa_ref44_signature_internal,
+        verify: mldsa_ref44_verify_internal,
+    },
+    native: native!(mldsa44_keypair_internal, mldsa44_signature_internal, mldsa44_verify_internal),
 };
 
 pub static ML_DSA_65: Params = Params {
@@ -91,14 +100,12 @@ pub static ML_DSA_65: Params = Params {
     pk_len: 1952,
     sk_len: 4032,
     sig_len: 3309,
-    keygen_ref: pqcrystals_ml_dsa_65_ref_keypair_internal,
-    sign_ref: pqcrystals_ml_dsa_65_ref_signature_internal,
-    sign_mu_ref: pqcrystals_ml_dsa_65_ref_signature_extmu,
-    verify_ref: pqcrystals_ml_dsa_65_ref_verify_internal,
-    keygen_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_keypair_internal),
-    sign_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_signature_internal),
-    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_signature_extmu),
-    verify_avx2: avx2!(pqcrystals_ml_dsa_65_avx2_verify_internal),
+    reference: Fns {
+        keypair: mldsa_ref65_keypair_internal,
+        sign: mldsa_ref65_signature_internal,
+        verify: mldsa_ref65_verify_internal,
+    },
+    native: native!(mldsa65_keypair_internal, mldsa65_signature_internal, mldsa65_verify_internal),
 };
 
 pub static ML_DSA_87: Params = Params {
@@ -106,35 +113,26 @@ pub static ML_DSA_87: Params = Params {
     pk_len: 2592,
     sk_len: 4896,
     sig_len: 4627,
-    keygen_ref: pqcrystals_ml_dsa_87_ref_keypair_internal,
-    sign_ref: pqcrystals_ml_dsa_87_ref_signature_internal,
-    sign_mu_ref: pqcrystals_ml_dsa_87_ref_signature_extmu,
-    verify_ref: pqcrystals_ml_dsa_87_ref_verify_internal,
-    keygen_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_keypair_internal),
-    sign_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_signature_internal),
-    sign_mu_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_signature_extmu),
-    verify_avx2: avx2!(pqcrystals_ml_dsa_87_avx2_verify_internal),
+    reference: Fns {
+        keypair: mldsa_ref87_keypair_internal,
+        sign: mldsa_ref87_signature_internal,
+        verify: mldsa_ref87_verify_internal,
+    },
+    native: native!(mldsa87_keypair_internal, mldsa87_signature_internal, mldsa87_verify_internal),
 };
 
 impl Params {
-    /// The implementation `auto` resolves to on this CPU (cached detection).
-    pub fn auto_impl(&self) -> Impl {
-        if self.sign_avx2.is_some() && crate::cpu::use_avx2() {
-            Impl::Avx2
-        } else {
-            Impl::Ref
+    /// The build `imp` names, checked against the CPU: `Native` never reaches a CPU that lacks
+    /// what the native build is compiled for (auto() would not have chosen it).
+    fn fns(&self, imp: Impl) -> &Fns {
+        match (&self.native, imp) {
+            (Some(f), Impl::Native) if crate::cpu::cpu().mldsa_native => f,
+            _ => &self.reference,
         }
     }
 
-    fn fns(&self, imp: Impl) -> (SignInternalFn, VerifyInternalFn) {
-        match (imp, self.sign_avx2, self.verify_avx2) {
-            (Impl::Avx2, Some(s), Some(v)) => (s, v),
-            _ => (self.sign_ref, self.verify_ref),
-        }
-    }
-
-    /// FIPS 204 ML-DSA.KeyGen_internal(ξ): the encoded public key and the expanded secret key
-    /// (the format liboqs signs with). AVX2 and ref give the same bytes (tested).
+    /// FIPS 204 ML-DSA.KeyGen_internal(ξ): the encoded public key and the expanded secret key.
+    /// Both builds give the same bytes (tested).
     pub fn keygen(&self, imp: Impl, seed: &[u8]) -> Res<KeyPair> {
         let seed: &[u8; SEED_BYTES] = match seed.try_into() {
             Ok(s) => s,
@@ -149,13 +147,9 @@ impl Params {
                 )
             }
         };
-        let f = match (imp, self.keygen_avx2) {
-            (Impl::Avx2, Some(f)) => f,
-            _ => self.keygen_ref,
-        };
         let mut pk = vec![0u8; self.pk_len];
         let mut sk = Zeroizing::new(vec![0u8; self.sk_len]);
-        let rc = unsafe { f(pk.as_mut_ptr(), sk.as_mut_ptr(), seed.as_ptr()) };
+        let rc = unsafe { (self.fns(imp).keypair)(pk.as_mut_ptr(), sk.as_mut_ptr(), seed.as_ptr()) };
         if rc != 0 {
             return fail(ERR_INTERNAL, format!("{} key generation failed (rc={rc})", self.name));
         }
@@ -188,51 +182,40 @@ impl Params {
         pre: &[u8],
         rnd: &[u8; RND_BYTES],
     ) -> Res<Vec<u8>> {
-        self.check_sk(sk)?;
-        let mut sig = vec![0u8; self.sig_len];
-        let mut siglen = 0usize;
-        let rc = unsafe {
-            (self.fns(imp).0)(
-                sig.as_mut_ptr(),
-                &mut siglen,
-                msg.as_ptr(),
-                msg.len(),
-                pre.as_ptr(),
-                pre.len(),
-                rnd.as_ptr(),
-                sk.as_ptr(),
-            )
-        };
-        if rc != 0 || siglen != self.sig_len {
-            return fail(
-                ERR_INTERNAL,
-                format!("{} signing failed (rc={rc})", self.name),
-            );
-        }
-        Ok(sig)
+        self.sign(imp, sk, msg, pre, rnd, false)
     }
 
     /// Sign_internal from an external μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7 from line 7).
     pub fn sign_mu(&self, imp: Impl, sk: &[u8], mu: &[u8], rnd: &[u8; RND_BYTES]) -> Res<Vec<u8>> {
+        check_mu(mu)?;
+        self.sign(imp, sk, mu, &[], rnd, true)
+    }
+
+    fn sign(
+        &self,
+        imp: Impl,
+        sk: &[u8],
+        m: &[u8],
+        pre: &[u8],
+        rnd: &[u8; RND_BYTES],
+        external_mu: bool,
+    ) -> Res<Vec<u8>> {
         self.check_sk(sk)?;
-        if mu.len() != MU_BYTES {
-            return fail(
-                ERR_INVALID_ARGUMENT,
-                format!("external mu must be {MU_BYTES} bytes, got {}", mu.len()),
-            );
-        }
-        let f = match (imp, self.sign_mu_avx2) {
-            (Impl::Avx2, Some(f)) => f,
-            _ => self.sign_mu_ref,
-        };
         let mut sig = vec![0u8; self.sig_len];
-        let mut siglen = 0usize;
-        let rc = unsafe { f(sig.as_mut_ptr(), &mut siglen, mu.as_ptr(), rnd.as_ptr(), sk.as_ptr()) };
-        if rc != 0 || siglen != self.sig_len {
-            return fail(
-                ERR_INTERNAL,
-                format!("{} signing failed (rc={rc})", self.name),
-            );
+        let rc = unsafe {
+            (self.fns(imp).sign)(
+                sig.as_mut_ptr(),
+                m.as_ptr(),
+                m.len(),
+                pre.as_ptr(),
+                pre.len(),
+                rnd.as_ptr(),
+                sk.as_ptr(),
+                external_mu.into(),
+            )
+        };
+        if rc != 0 {
+            return fail(ERR_INTERNAL, format!("{} signing failed (rc={rc})", self.name));
         }
         Ok(sig)
     }
@@ -245,16 +228,35 @@ impl Params {
         pre: &[u8],
         sig: &[u8],
     ) -> Res<bool> {
+        self.verify(imp, pk, msg, pre, sig, false)
+    }
+
+    /// Verify_internal from an external μ (ACVP's external-μ sigVer groups).
+    pub fn verify_mu(&self, imp: Impl, pk: &[u8], mu: &[u8], sig: &[u8]) -> Res<bool> {
+        check_mu(mu)?;
+        self.verify(imp, pk, mu, &[], sig, true)
+    }
+
+    fn verify(
+        &self,
+        imp: Impl,
+        pk: &[u8],
+        m: &[u8],
+        pre: &[u8],
+        sig: &[u8],
+        external_mu: bool,
+    ) -> Res<bool> {
+        // mldsa-native reads exactly sig_len and pk_len bytes: the lengths are checked here.
         self.check_verify_lengths(pk, sig)?;
         let rc = unsafe {
-            (self.fns(imp).1)(
+            (self.fns(imp).verify)(
                 sig.as_ptr(),
-                sig.len(),
-                msg.as_ptr(),
-                msg.len(),
+                m.as_ptr(),
+                m.len(),
                 pre.as_ptr(),
                 pre.len(),
                 pk.as_ptr(),
+                external_mu.into(),
             )
         };
         Ok(rc == 0)
@@ -287,6 +289,16 @@ impl Params {
     }
 }
 
+pub fn check_mu(mu: &[u8]) -> Res<()> {
+    if mu.len() != MU_BYTES {
+        return fail(
+            ERR_INVALID_ARGUMENT,
+            format!("external mu must be {MU_BYTES} bytes, got {}", mu.len()),
+        );
+    }
+    Ok(())
+}
+
 /// Pure ML-DSA domain separation prefix: 0x00 ‖ len(ctx) ‖ ctx.
 pub fn pure_prefix(ctx: &[u8]) -> Res<Vec<u8>> {
     if ctx.len() > MAX_CONTEXT {
@@ -302,31 +314,53 @@ pub fn pure_prefix(ctx: &[u8]) -> Res<Vec<u8>> {
     Ok(pre)
 }
 
-/// The per-signature randomness: caller's `rnd`, zeros when deterministic, else OS CSPRNG.
-pub fn choose_rnd(rnd: Option<&[u8]>, deterministic: bool) -> Res<Rnd> {
-    let mut out = Zeroizing::new([0u8; RND_BYTES]);
-    match (rnd, deterministic) {
-        (Some(_), true) => {
-            return fail(
+/// Where a signature's 32-byte `rnd` comes from. Checked when the call is made (on the JS
+/// thread); `Fresh` is drawn when the signature is computed (on the pool thread, so the
+/// getrandom syscall is not paid on the JS thread).
+pub enum RndSource {
+    /// The caller's bytes, or zeros (deterministic).
+    Given(Rnd),
+    /// Hedged: fresh from the OS CSPRNG for each signature.
+    Fresh,
+}
+
+impl RndSource {
+    /// From the options: `rnd` (32 bytes), `deterministic` (zeros), neither (fresh), not both.
+    pub fn new(rnd: Option<&[u8]>, deterministic: bool) -> Res<Self> {
+        match (rnd, deterministic) {
+            (Some(_), true) => fail(
                 ERR_INVALID_RND,
                 "pass either rnd or deterministic: true, not both",
-            )
-        }
-        (Some(r), false) => {
-            if r.len() != RND_BYTES {
-                return fail(
-                    ERR_INVALID_RND,
-                    format!("rnd must be 32 bytes, got {}", r.len()),
-                );
+            ),
+            (Some(r), false) => {
+                let Ok(r) = <[u8; RND_BYTES]>::try_from(r) else {
+                    return fail(
+                        ERR_INVALID_RND,
+                        format!("rnd must be 32 bytes, got {}", r.len()),
+                    );
+                };
+                Ok(RndSource::Given(Zeroizing::new(r)))
             }
-            out.copy_from_slice(r);
+            (None, true) => Ok(RndSource::Given(Zeroizing::new([0u8; RND_BYTES]))),
+            (None, false) => Ok(RndSource::Fresh),
         }
-        (None, true) => {}
-        (None, false) => {
-            if let Err(e) = getrandom::fill(&mut out[..]) {
-                return fail(ERR_RNG, format!("OS random number generator failed: {e}"));
+    }
+
+    /// The bytes for one signature (fresh ones drawn now).
+    pub fn bytes(&self) -> Res<Rnd> {
+        match self {
+            RndSource::Given(r) => Ok(r.clone()),
+            RndSource::Fresh => {
+                let mut out = Zeroizing::new([0u8; RND_BYTES]);
+                if let Err(e) = getrandom::fill(&mut out[..]) {
+                    return fail(ERR_RNG, format!("OS random number generator failed: {e}"));
+                }
+                Ok(out)
             }
         }
     }
-    Ok(out)
+
+    pub fn is_fresh(&self) -> bool {
+        matches!(self, RndSource::Fresh)
+    }
 }

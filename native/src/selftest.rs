@@ -1,9 +1,10 @@
 //! Power-on self-test, as FIPS 140 modules run one: before the addon is used, each ML-DSA
-//! parameter set, on every implementation this CPU would run (ref, and AVX2 when chosen),
+//! parameter set, on every implementation this CPU would run (ref, and the native build when
+//! chosen: x86_64-avx2 or aarch64-neon),
 //! must (1) derive a key pair from a fixed seed and sign a known answer deterministically with
 //! it (so seeded keygen is covered too), (2) verify that signature, and (3) refuse a
 //! known-bad signature whose only defect is ‖z‖∞ = γ1 − β (FIPS 204 Alg. 8 line 13, the check
-//! the unpatched AVX2 verifier skipped). The data (selftest/*.bin) is made by
+//! that the pq-crystals AVX2 verifier of liboqs 0.13 skipped). The data (selftest/*.bin) is made by
 //! test/vectors/pqid-mldsa-verify/generate.ts: KAT digest (32) ‖ bad public key ‖ bad signature.
 //! Runs once per process, in a few milliseconds; core.js refuses to load the addon on failure.
 
@@ -73,8 +74,8 @@ fn run(corrupt: bool) -> Outcome {
     let mut error = None;
     'all: for (p, data) in DATA.iter() {
         let mut impls = vec![Impl::Ref];
-        if p.auto_impl() == Impl::Avx2 {
-            impls.push(Impl::Avx2);
+        if Impl::auto() == Impl::Native {
+            impls.push(Impl::Native);
         }
         for imp in impls {
             if let Err(e) = one(p, data, imp, corrupt) {

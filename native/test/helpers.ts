@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { info } from '../index.js';
 
 /**
  * The reference vectors the repository carries (`test/vectors/`, see its PROVENANCE.md), or
@@ -88,4 +89,16 @@ export function acvp(dir: string): { group: AcvpGroup; test: AcvpTest; expected:
     }
   }
   return out;
+}
+
+/**
+ * The implementation `auto` must pick on this CPU, from the CPU flags alone: the native
+ * mldsa-native build needs AVX2, BMI2 and POPCNT on x86-64 (what it is compiled for) and NEON
+ * on AArch64. A check against this fails if dispatch silently fell back to `ref`.
+ */
+export function expectedNative(): string {
+  const { cpu } = info();
+  if (process.arch === 'x64') return cpu.avx2 && cpu.bmi2 && cpu.popcnt ? 'x86_64-avx2' : 'ref';
+  if (process.arch === 'arm64') return cpu.neon ? 'aarch64-neon' : 'ref';
+  return 'ref';
 }

@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_TOOLS, hasScript, pathWithout } from '../../test/helpers/toolchain.ts';
 import { BINDING_ABI } from '../binding-abi.js';
+import { native as addon } from '../internal.js';
 import { platformTriple, prebuiltPackage } from '../platform.js';
 
 const native = fileURLToPath(new URL('..', import.meta.url));
@@ -186,11 +187,49 @@ describe('install script without a prebuilt binary', () => {
     expect(r.stderr).toMatch(FRAME);
     expect(r.stderr).toContain('building the fast native ML-DSA backend FAILED');
     expect(r.stderr).toContain('error: failed to get `napi` as a dependency');
+    // cargo's own progress was passed on as it came.
+    expect(r.stderr).toContain('\n  Compiling napi-build v2.6.0\n');
     expect(r.stderr).toContain(join(dir, 'build.log'));
     expect(readFileSync(join(dir, 'build.log'), 'utf8')).toContain('network unreachable');
     expect(r.state).toMatchObject({ ok: false, source: 'none' });
     expect(r.state.reason).toContain('the source build failed (error: failed to get `napi`');
     expect(runInstall(dir, PATH, ['--strict']).status).toBe(1);
+  });
+
+  it("a source build shows cargo's progress and ends with the implementations it built", () => {
+    const { dir } = installed();
+    // A cargo that "builds" this repository's addon into the target directory it is given.
+    const cargo = stubs({
+      cargo: [
+        'if [ "$1" = "--version" ]; then echo "cargo 1.95.0"; exit 0; fi',
+        'echo "   Compiling aws-lc-sys v0.47.0" >&2',
+        'echo "   Compiling pqid-liboqs-node v0.1.0" >&2',
+        'mkdir -p "$CARGO_TARGET_DIR/release"',
+        `cp "${built}" "$CARGO_TARGET_DIR/release/libpqid_liboqs_node.so"`,
+        'echo "    Finished \\`release\\` profile [optimized] target(s) in 2m 05s" >&2',
+      ].join('\n'),
+      rustc: 'echo "rustc 1.95.0 (59807616e 2026-04-14)"',
+    });
+    const r = runInstall(dir, `${cargo}${delimiter}${process.env.PATH}`);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/building it from source with Rust 1\.95\.0: about .+ minutes on 2 cores/);
+    expect(r.stderr).toContain('\n  Compiling aws-lc-sys v0.47.0\n  Compiling pqid-liboqs-node v0.1.0\n');
+    expect(r.stderr).toContain('\n  Finished `release` profile');
+    const compiled = addon.nativeInfo().compiled.join(' + ');
+    const runs = addon.schemeInfo(1, false).implementation;
+    const last = r.stderr.trim().split('\n').at(-1);
+    expect(last).toMatch(
+      new RegExp(
+        `^@pqid/liboqs-node: built ${pre.file} in \\d+ s \\(dist; ML-DSA ${compiled.replaceAll('+', '\\+')}, this CPU runs ${runs}\\)$`,
+      ),
+    );
+    expect(r.state).toMatchObject({
+      ok: true,
+      source: 'source',
+      file: pre.file,
+      compiled: compiled.split(' + '),
+      implementation: runs,
+    });
   });
 
   it('writes the message to the terminal too, where npm hides a dependency script’s stderr', (ctx) => {
@@ -340,8 +379,7 @@ describe('stale binaries: a binding ABI other than binding-abi.js needs is refus
     );
   });
 
-  it("this repository's build reports the ABI binding-abi.js needs", async () => {
-    const { native: addon } = await import('../internal.js');
+  it("this repository's build reports the ABI binding-abi.js needs", () => {
     expect(addon.bindingAbi()).toBe(BINDING_ABI);
   });
 
@@ -350,6 +388,7 @@ describe('stale binaries: a binding ABI other than binding-abi.js needs is refus
     // binding-abi.js (so older binaries are refused) and record the new fingerprint here.
     const SURFACES: Record<number, string> = {
       2: '36dea90c0ffe36a43ce01c562353702b45b46415f433a0de029b654407a12260',
+      3: 'e0f31cedf1357e9da5a4b9cdce413e953191cb0c2655d72bdc30cd1c488b53ad',
     };
     const declarations = readFileSync(join(native, 'binding.d.ts'), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')

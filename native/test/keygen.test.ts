@@ -1,19 +1,20 @@
-// Seeded key generation runs in liboqs (our patch 0003 exposes KeyGen_internal(ξ)), on the AVX2
-// and the portable code. Both must give the FIPS 204 key pair byte for byte: checked here
+// Seeded key generation is mldsa-native's KeyGen_internal(ξ), on the native back end and the
+// portable code. Both must give the FIPS 204 key pair byte for byte: checked here
 // against @noble/post-quantum, an independent implementation (and, in acvp.test.ts, the ACVP
 // keyGen vectors), and the expansion counter that shows hot paths never re-derive keys.
 import { createHash } from 'node:crypto';
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { describe, expect, it } from 'vitest';
-import { info, mlDsa65, scheme, stats } from '../index.js';
+import { mlDsa65, scheme, stats } from '../index.js';
 import { secretKeyEquals } from '../internal.js';
+import { expectedNative } from './helpers.ts';
 
 const NOBLE = { 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 } as const;
 const seedOf = (label: string) => new Uint8Array(createHash('sha256').update(label).digest());
 
-describe('seeded keygen through liboqs (patch 0003)', () => {
+describe('seeded keygen (FIPS 204 KeyGen_internal)', () => {
   for (const alg of Object.keys(NOBLE) as (keyof typeof NOBLE)[]) {
-    it(`${alg}: AVX2 and ref give @noble/post-quantum's pk and expanded sk for 64 seeds`, () => {
+    it(`${alg}: native and ref give @noble/post-quantum's pk and expanded sk for 64 seeds`, () => {
       const auto = scheme(alg);
       const ref = scheme(alg, { implementation: 'ref' });
       for (let i = 0; i < 64; i++) {
@@ -34,10 +35,10 @@ describe('seeded keygen through liboqs (patch 0003)', () => {
     });
   }
 
-  it('the AVX2 keygen is what auto runs on this CPU (else the test above compared ref twice)', () => {
-    const avx2 = info().cpu.avx2 && info().cpu.popcnt;
-    expect(scheme('ML-DSA-65').implementation).toBe(avx2 ? 'avx2' : 'ref');
-    if (!avx2) console.log('keygen: no AVX2 on this CPU, only the portable keygen ran');
+  it('the native keygen is what auto runs on this CPU (else the test above compared ref twice)', () => {
+    expect(scheme('ML-DSA-65').implementation).toBe(expectedNative());
+    if (expectedNative() === 'ref')
+      console.log('keygen: no native back end on this CPU, only the portable keygen ran');
   });
 });
 

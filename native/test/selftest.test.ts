@@ -1,25 +1,37 @@
 // The power-on self-test (src/selftest.rs) runs when the addon loads; a failure disables it.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { info } from '../index.js';
+import { expectedNative } from './helpers.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('power-on self-test', () => {
-  it('passed at load, on ref and (where chosen) AVX2 for every parameter set', () => {
+  it('passed at load, on ref and (where chosen) the native back end for every parameter set', () => {
     const st = info().selfTest;
     expect(st.ok).toBe(true);
-    const avx2 = info().implementations['ML-DSA-65'] === 'avx2';
-    expect(st.checks).toBe(avx2 ? 6 : 3);
-    expect(info().liboqsPatches).toEqual([
-      '0001-avx2-verify-check-z-norm',
-      '0002-avx2-use-hint-r0-zero',
-      '0003-mldsa-keypair-from-seed',
-      '0004-mldsa-sign-external-mu',
-    ]);
+    const native = expectedNative();
+    for (const impl of Object.values(info().implementations)) expect(impl).toBe(native);
+    expect(st.checks).toBe(native === 'ref' ? 3 : 6);
+  });
+
+  it('info() names the vendored code vendor.sh pins, and the builds in this binary', () => {
+    const sums = readFileSync(new URL('../vendor/UPSTREAM.sha256', import.meta.url), 'utf8');
+    const crates = new Set(
+      sums
+        .trim()
+        .split('\n')
+        .map((l) => l.split('  ')[1]?.split('/')[0]),
+    );
+    expect(crates).toEqual(new Set(['aws-lc-sys-0.47.0', 'oqs-sys-0.11.0+liboqs-0.13.0']));
+    expect(info().mldsaNative).toBe('aws-lc-sys 0.47.0');
+    expect(info().sha3).toBe('liboqs 0.13.0');
+    const native = { x64: 'x86_64-avx2', arm64: 'aarch64-neon' }[process.arch as string];
+    expect(info().compiled).toEqual(native ? [native, 'ref'] : ['ref']);
   });
 
   it('a failing self-test disables the addon, and @pqid/jose reports why', async () => {

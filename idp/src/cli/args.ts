@@ -1,21 +1,14 @@
 /** Argument parsing and error mapping shared by the IdP's CLI commands. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { CliError, UsageError } from '@pqid/jose/cli';
 import { ClientError } from '../clients/clients.ts';
 import { ConfigError } from '../config.ts';
 import { KekMismatch } from '../crypto/kek.ts';
 import { RotationPending, UnknownSigningAlgorithm } from '../keys/key-manager.ts';
+import { CliError, UsageError, parse as usageErrors } from './common.ts';
 
 /** `parseArgs` with its TypeErrors (unknown option, missing value) turned into usage errors (exit 2). */
 export function parse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
-  try {
-    return parseArgs(config);
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError((e as Error).message);
-    throw e;
-  }
+  return usageErrors(() => parseArgs(config));
 }
 
 /** Known failures get an error code and exit 1 instead of ERR_INTERNAL. */

@@ -4,7 +4,6 @@
  * both go through the one validation every registration uses (clients/clients.ts).
  */
 import { readFileSync } from 'node:fs';
-import { CliError, type Command, err, json, out, table, UsageError } from '@pqid/jose/cli';
 import {
   ACCESS_TOKEN_FORMATS,
   type AccessTokenFormat,
@@ -19,6 +18,7 @@ import { registerClient } from '../clients/register.ts';
 import { measureSignature } from '../keys/hot-path.ts';
 import { isSlowSigner, resolveAlg, type SigningPurpose } from '../keys/placement.ts';
 import { mapErrors, parse } from './args.ts';
+import { CliError, type Command, err, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';
 import { TRANSPORTS, type Transport, tokenFit } from './token-fit.ts';
 

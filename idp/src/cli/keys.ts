@@ -1,9 +1,10 @@
 /** `pqid keys list|rotate|remove|rekey|import`: the IdP's signing keys, in its storage. */
-import { CliError, type Command, json, out, table, UsageError } from '@pqid/jose/cli';
+
 import { CustodyError, type ExternalKeyRef, type ExternalRef } from '../keys/custody.ts';
 import { KeyActive, type KeyInfo, UnknownKey } from '../keys/key-manager.ts';
 import { isKeySet, KEY_SETS, type KeySet } from '../keys/key-sets.ts';
 import { mapErrors, parse } from './args.ts';
+import { CliError, type Command, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';
 
 const iso = (t: number | undefined) => (t === undefined ? '-' : new Date(t * 1000).toISOString());

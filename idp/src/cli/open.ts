@@ -5,6 +5,7 @@
  */
 import { Accounts } from '../accounts/accounts.ts';
 import { Clients } from '../clients/clients.ts';
+import { OutboundGuard } from '../clients/outbound.ts';
 import { type Config, loadConfig } from '../config.ts';
 import type { IdpContext } from '../context.ts';
 import { loadKek } from '../crypto/kek.ts';
@@ -12,7 +13,6 @@ import { type KeyAuditSink, stderrAuditSink } from '../keys/audit.ts';
 import { openKeyProviders } from '../keys/external.ts';
 import { keyManagerFromConfig } from '../keys/from-config.ts';
 import { LoginLimiter } from '../security/login-limiter.ts';
-import { openStorage } from '../storage/open.ts';
 
 export interface CliContext {
   ctx: IdpContext;
@@ -36,7 +36,11 @@ export function cliConfig(configFile: string | undefined, env = process.env): Co
 export async function openCli(opts: OpenOptions): Promise<CliContext> {
   const env = opts.env ?? process.env;
   const config = cliConfig(opts.configFile, env);
+  // Loaded here, not at start-up: the token commands need no database (nor node:sqlite).
+  const { openStorage } = await import('../storage/open.ts');
   const storage = openStorage(config.databaseUrl);
+  // The CLI makes no request for a client; the guard is there for what the context offers.
+  const outbound = new OutboundGuard({ allow: config.outbound.allow });
   let closeKeys = async () => {};
   try {
     const keyStore = storage.adapter('SigningKey');
@@ -67,18 +71,22 @@ export async function openCli(opts: OpenOptions): Promise<CliContext> {
       accounts: new Accounts(storage.adapter('Account')),
       clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
         allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
+        outboundAllow: outbound.allowlist,
       }),
+      outbound,
       loginLimiter: new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
     };
     return {
       ctx,
       close: async () => {
         await closeKeys();
+        await outbound.close();
         await storage.close();
       },
     };
   } catch (e) {
     await closeKeys();
+    await outbound.close();
     await storage.close();
     throw e;
   }

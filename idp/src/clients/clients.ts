@@ -10,7 +10,20 @@ import { slowHotPathRefusal } from '../keys/config.ts';
 import { isSlowSigner } from '../keys/placement.ts';
 import { ACR_VALUES } from '../signin/auth-context.ts';
 import type { Adapter } from '../storage/adapter.ts';
+import { OutboundAllowlist } from './address-policy.ts';
 import { ClientCache } from './client-cache.ts';
+import { ClientError } from './client-error.ts';
+import { checkOutboundUrl, OutboundRefused, type Trust } from './outbound.ts';
+import {
+  APPLICATION_TYPES,
+  type ApplicationType,
+  absoluteUrl,
+  checkBrowserUri,
+  checkBrowserUris,
+  type UriRules,
+} from './redirect-uris.ts';
+
+export { ClientError };
 
 export type TokenEndpointAuthMethod =
   | 'client_secret_basic'
@@ -58,6 +71,11 @@ export interface Client {
   userinfo_signed_response_alg?: string;
   /** Exact-match targets for RP-initiated logout. */
   post_logout_redirect_uris?: string[];
+  /**
+   * OIDC Dynamic Client Registration §2: `web` (the default, absent) or `native`, which may use
+   * private-use URI schemes for its redirects (clients/redirect-uris.ts).
+   */
+  application_type?: ApplicationType;
   /** private_key_jwt and request objects: the client's public keys, inline or by URL (one of them). */
   jwks?: { keys: Jwk[] };
   jwks_uri?: string;
@@ -106,6 +124,7 @@ export interface ClientInput {
   access_token_signed_response_alg?: string;
   userinfo_signed_response_alg?: string;
   post_logout_redirect_uris?: string[];
+  application_type?: ApplicationType;
   jwks?: { keys: Jwk[] };
   jwks_uri?: string;
   token_endpoint_auth_signing_alg?: string;
@@ -118,19 +137,6 @@ export interface ClientInput {
   frontchannel_logout_uri?: string;
   frontchannel_logout_session_required?: boolean;
   default_acr_values?: string[];
-}
-
-/**
- * Invalid client metadata. `field` names the offending member, so dynamic registration can
- * answer `invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 §3.2.2).
- */
-export class ClientError extends Error {
-  override name = 'ClientError';
-  readonly field: string | undefined;
-  constructor(message: string, field?: string) {
-    super(message);
-    this.field = field;
-  }
 }
 
 const STRING_FIELDS = [
@@ -165,6 +171,7 @@ const LIST_FIELDS = [
 const ENUMS: Record<string, readonly string[]> = {
   token_endpoint_auth_method: AUTH_METHODS,
   access_token_format: ACCESS_TOKEN_FORMATS,
+  application_type: APPLICATION_TYPES,
 };
 
 /**
@@ -216,7 +223,17 @@ export interface ClientPolicy {
   allowSlhDsaHotPath?: boolean;
   /** Seconds a record read from storage is reused (config `clientCacheTtl`; 0 or absent: never). */
   cacheTtl?: number;
+  /** `outbound.allow`: hosts and ranges a dynamically registered client's server URLs may name. */
+  outboundAllow?: OutboundAllowlist;
 }
+
+/** Registered by an anonymous party through dynamic registration (RFC 7591), not the operator. */
+export const isDynamic = (client: Pick<Client, 'registration_access_token_hash'>): boolean =>
+  client.registration_access_token_hash !== undefined;
+
+/** The outbound trust of requests made for this client (clients/outbound.ts). */
+export const trustOf = (client: Pick<Client, 'registration_access_token_hash'>): Trust =>
+  isDynamic(client) ? 'dynamic' : 'operator';
 
 export class Clients {
   readonly #store: Adapter;
@@ -245,7 +262,8 @@ export class Clients {
     extra: Pick<Client, 'registration_access_token_hash' | 'client_id_issued_at'> = {},
   ): Promise<{ client: Client; clientSecret?: string }> {
     const meta = parseClientMetadata(input);
-    const { client, clientSecret } = await this.#build(meta, meta.client_id ?? randomToken(16));
+    const dynamic = extra.registration_access_token_hash !== undefined;
+    const { client, clientSecret } = await this.#build(meta, meta.client_id ?? randomToken(16), dynamic);
     Object.assign(client, extra);
     await this.#write(client.client_id, () => this.#store.upsert(client.client_id, client));
     return clientSecret !== undefined ? { client, clientSecret } : { client };
@@ -264,7 +282,7 @@ export class Clients {
     const keep =
       existing.client_secret_hash !== undefined &&
       needsSecret(rest.token_endpoint_auth_method ?? 'client_secret_basic');
-    const { client, clientSecret } = await this.#build(rest, existing.client_id, keep);
+    const { client, clientSecret } = await this.#build(rest, existing.client_id, isDynamic(existing), keep);
     if (keep) client.client_secret_hash = existing.client_secret_hash as string;
     for (const k of ['registration_access_token_hash', 'client_id_issued_at'] as const)
       if (existing[k] !== undefined) (client as Record<string, unknown>)[k] = existing[k];
@@ -275,10 +293,13 @@ export class Clients {
   async #build(
     input: ClientInput,
     clientId: string,
+    dynamic: boolean,
     keepSecret = false,
   ): Promise<{ client: Client; clientSecret?: string }> {
     const method = input.token_endpoint_auth_method ?? 'client_secret_basic';
-    const redirectUris = checkRedirectUris('redirect_uris', input.redirect_uris ?? []);
+    // One set of URI rules for every way in; a registrant nobody vetted gets the strict ones.
+    const rules: UriRules = { applicationType: input.application_type ?? 'web', dynamic };
+    const redirectUris = checkBrowserUris('redirect_uris', input.redirect_uris ?? [], rules);
     const grantTypes = input.grant_types ?? ['authorization_code', 'refresh_token'];
     for (const g of grantTypes)
       if (!GRANT_TYPES.includes(g))
@@ -311,7 +332,7 @@ export class Clients {
     const scope = input.scope ?? 'openid profile email offline_access';
     if (!/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scope))
       throw new ClientError('scope must be space-separated scope tokens', 'scope');
-    const extra = await validateExtras(input, method);
+    const extra = await validateExtras(input, method, rules, this.#policy.outboundAllow ?? NO_EXCEPTIONS);
     const secretNeeded = needsSecret(method) && !keepSecret;
     const clientSecret = secretNeeded ? (input.client_secret ?? randomToken(32)) : undefined;
     // A secret someone chose may be guessable: slow hash. One we generated is not: fast hash.
@@ -332,6 +353,7 @@ export class Clients {
       require_pkce: method === 'none' ? true : (input.require_pkce ?? true),
       scope,
       ...(input.client_name !== undefined ? { client_name: input.client_name } : {}),
+      ...(input.application_type !== undefined ? { application_type: input.application_type } : {}),
       ...extra,
     };
     return clientSecret !== undefined ? { client, clientSecret } : { client };
@@ -372,36 +394,22 @@ function checkAlg(field: string, alg: string | undefined): void {
     );
 }
 
-function absoluteUrl(field: string, uri: string): URL {
-  let url: URL;
+const NO_EXCEPTIONS = new OutboundAllowlist();
+
+/**
+ * A URL this provider itself requests (jwks_uri, backchannel_logout_uri): the outbound rules
+ * on its text (clients/outbound.ts), so a URL the provider would refuse to fetch is refused at
+ * registration already. Its addresses are checked again at every connection.
+ */
+function checkServerUrl(field: string, uri: string, trust: Trust, allow: OutboundAllowlist): string {
+  absoluteUrl(field, uri);
   try {
-    url = new URL(uri);
-  } catch {
-    throw new ClientError(`${field}: ${JSON.stringify(uri)} is not an absolute URL`, field);
+    checkOutboundUrl(uri, trust, allow);
+  } catch (e) {
+    if (e instanceof OutboundRefused) throw new ClientError(`${field}: ${e.message}`, field);
+    throw e;
   }
-  if (url.hash || uri.includes('#'))
-    throw new ClientError(`${field}: ${uri} must not have a fragment`, field);
-  return url;
-}
-
-// Schemes that run code or read local data where a browser is sent: never a redirect target.
-const DANGEROUS_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:']);
-
-function checkRedirectUris(field: string, uris: string[]): string[] {
-  for (const uri of uris) {
-    const url = absoluteUrl(field, uri);
-    if (DANGEROUS_SCHEMES.has(url.protocol))
-      throw new ClientError(`${field}: the ${url.protocol} scheme is not allowed`, field);
-  }
-  return [...new Set(uris)];
-}
-
-/** https, or http on a loopback host: where this provider itself sends requests (SSRF-prone). */
-function checkServerUrl(field: string, uri: string): string {
-  const url = absoluteUrl(field, uri);
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
-    throw new ClientError(`${field} must be https (http only for localhost)`, field);
+  if (uri.includes('*')) throw new ClientError(`${field}: ${uri} must not contain a wildcard (*)`, field);
   return uri;
 }
 
@@ -409,24 +417,17 @@ const FRONTCHANNEL = 'frontchannel_logout_uri';
 
 /**
  * OIDC Front-Channel Logout 1.0 §2. The browser loads this URI in an iframe of the IdP's
- * signed-out page, so: https, or http on loopback (an https page may frame nothing else); the
- * scheme, host and port of a registered redirect URI (a MUST of §2, and it keeps a client from
- * framing someone else's site in our page); a host that can be written in the page's CSP
- * `frame-src` (WHATWG URLs allow `;` `,` `'` in hosts, CSP host-sources do not, nor IPv6
- * literals); a query kept as registered, but without `iss` or `sid`, which the IdP appends.
+ * signed-out page, so: the rules of a redirect URI, but http(s) only (an https page may frame
+ * nothing else); the scheme, host and port of a registered redirect URI (a MUST of §2, and it
+ * keeps a client from framing someone else's site in our page); a host that can be written in
+ * the page's CSP `frame-src` (WHATWG URLs allow `;` `,` `'` in hosts, CSP host-sources do not,
+ * nor IPv6 literals); a query kept as registered, but without `iss` or `sid`, which the IdP
+ * appends.
  */
-function checkFrontchannelLogoutUri(uri: string, redirectUris: string[]): void {
-  const url = absoluteUrl(FRONTCHANNEL, uri);
-  const loopback = ['localhost', '127.0.0.1'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
-    throw new ClientError(
-      `${FRONTCHANNEL} must be https (http only for localhost or 127.0.0.1)`,
-      FRONTCHANNEL,
-    );
+function checkFrontchannelLogoutUri(uri: string, redirectUris: string[], rules: UriRules): void {
+  const url = checkBrowserUri(FRONTCHANNEL, uri, { ...rules, webOnly: true });
   if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(url.hostname))
     throw new ClientError(`${FRONTCHANNEL}: the host must be a DNS name or an IPv4 address`, FRONTCHANNEL);
-  if (url.username || url.password)
-    throw new ClientError(`${FRONTCHANNEL} must not carry a user name or password`, FRONTCHANNEL);
   if (url.searchParams.has('iss') || url.searchParams.has('sid'))
     throw new ClientError(`${FRONTCHANNEL}: iss and sid are appended by the provider`, FRONTCHANNEL);
   const origins = redirectUris.map((r) => new URL(r).origin);
@@ -458,7 +459,12 @@ type Extras = Pick<
 >;
 
 /** Metadata beyond the core fields: token formats, keys, DPoP, PAR/JAR, logout, minimum acr. */
-async function validateExtras(input: ClientInput, method: TokenEndpointAuthMethod): Promise<Extras> {
+async function validateExtras(
+  input: ClientInput,
+  method: TokenEndpointAuthMethod,
+  rules: UriRules,
+  allow: OutboundAllowlist,
+): Promise<Extras> {
   const format = input.access_token_format ?? 'reference';
   if (!ACCESS_TOKEN_FORMATS.includes(format))
     throw new ClientError(
@@ -469,7 +475,11 @@ async function validateExtras(input: ClientInput, method: TokenEndpointAuthMetho
   checkAlg('userinfo_signed_response_alg', input.userinfo_signed_response_alg);
   checkAlg('token_endpoint_auth_signing_alg', input.token_endpoint_auth_signing_alg);
   checkAlg('request_object_signing_alg', input.request_object_signing_alg);
-  const postLogout = checkRedirectUris('post_logout_redirect_uris', input.post_logout_redirect_uris ?? []);
+  const postLogout = checkBrowserUris(
+    'post_logout_redirect_uris',
+    input.post_logout_redirect_uris ?? [],
+    rules,
+  );
   if (input.jwks !== undefined && input.jwks_uri !== undefined)
     throw new ClientError('register jwks or jwks_uri, not both', 'jwks');
   const hasKeys = input.jwks !== undefined || input.jwks_uri !== undefined;
@@ -502,11 +512,12 @@ async function validateExtras(input: ClientInput, method: TokenEndpointAuthMetho
       `default_acr_values must be a non-empty array of: ${ACR_VALUES.join(', ')}`,
       'default_acr_values',
     );
-  if (input.jwks_uri !== undefined) checkServerUrl('jwks_uri', input.jwks_uri);
+  const trust: Trust = rules.dynamic ? 'dynamic' : 'operator';
+  if (input.jwks_uri !== undefined) checkServerUrl('jwks_uri', input.jwks_uri, trust, allow);
   if (input.backchannel_logout_uri !== undefined)
-    checkServerUrl('backchannel_logout_uri', input.backchannel_logout_uri);
+    checkServerUrl('backchannel_logout_uri', input.backchannel_logout_uri, trust, allow);
   if (input.frontchannel_logout_uri !== undefined)
-    checkFrontchannelLogoutUri(input.frontchannel_logout_uri, input.redirect_uris ?? []);
+    checkFrontchannelLogoutUri(input.frontchannel_logout_uri, input.redirect_uris ?? [], rules);
   const flag = <K extends keyof Extras>(k: K, v: boolean | undefined) => (v ? { [k]: true } : {});
   return {
     access_token_format: format,

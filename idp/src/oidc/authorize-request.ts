@@ -3,7 +3,8 @@
  * Until client_id and redirect_uri are known good the answer is an error page: redirecting to
  * an unverified URI would make us an open redirector. After that, errors go back to the client.
  */
-import type { Client, Clients } from '../clients/clients.ts';
+import { type Client, type Clients, isDynamic } from '../clients/clients.ts';
+import { checkBrowserUri, redirectUriMatches } from '../clients/redirect-uris.ts';
 import type { Config } from '../config.ts';
 import { checkResources, resourceParam } from './resources.ts';
 
@@ -102,14 +103,24 @@ export async function validateAuthorizeRequest(
   const redirectUri = params.redirect_uri;
   if (!redirectUri)
     return { kind: 'page', error: 'invalid_request', description: 'The request has no redirect_uri.' };
-  // Exact string comparison (RFC 9700 §4.1.3): no prefix, no normalisation.
-  if (!client.redirect_uris.includes(redirectUri)) {
+  // Exact string comparison (RFC 9700 §4.1.3): no prefix, no normalisation; only the port of
+  // an http loopback-literal URI may differ (RFC 8252 §7.3).
+  if (!redirectUriMatches(client.redirect_uris, redirectUri)) {
     return {
       kind: 'page',
       error: 'invalid_request',
       description: 'The redirect_uri is not registered for this application.',
     };
   }
+  // A dynamic registration stored under laxer rules (an http or wildcard URI) is not honoured:
+  // the registrant must update it (RFC 7592) before the browser is sent there.
+  if (isDynamic(client) && !meetsRedirectRules(redirectUri, client))
+    return {
+      kind: 'page',
+      error: 'invalid_request',
+      description:
+        "The redirect_uri does not meet this provider's rules; the application must update its registration.",
+    };
 
   const state = params.state;
   // A valid response_mode also governs how errors travel back (Form Post Response Mode §2).
@@ -208,7 +219,7 @@ export async function validateAuthorizeRequest(
     ...(client.backchannel_logout_uri !== undefined || client.frontchannel_logout_uri !== undefined
       ? { logoutNotice: true as const }
       : {}),
-    ...(client.registration_access_token_hash !== undefined ? { thirdParty: true as const } : {}),
+    ...(isDynamic(client) ? { thirdParty: true as const } : {}),
     ...(acrValues?.length ? { acrValues } : {}),
     ...(acrClaim ? { acrClaim } : {}),
   };
@@ -248,4 +259,16 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
   const url = new URL(redirectUri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
   return url.href;
+}
+
+function meetsRedirectRules(uri: string, client: Client): boolean {
+  try {
+    checkBrowserUri('redirect_uri', uri, {
+      applicationType: client.application_type ?? 'web',
+      dynamic: true,
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -22,7 +22,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Client } from '../clients/clients.ts';
+import { type Client, trustOf } from '../clients/clients.ts';
+import { OutboundRefused } from '../clients/outbound.ts';
 import type { IdpContext } from '../context.ts';
 import { randomToken, tokenId } from '../crypto/secrets.ts';
 import { metricsFor } from '../metrics.ts';
@@ -332,21 +333,28 @@ export class BackchannelLogout {
     const started = performance.now();
     let status: number | undefined;
     let reason: string;
+    let refused = false;
     try {
-      const r = await fetch(uri, {
+      // Through the outbound guard: a dynamically registered client's URI reaches public
+      // addresses only. A redirect is not a delivery (never followed); an RP that moved must
+      // register its new URI.
+      const r = await this.#ctx.outbound.fetch(trustOf(client), uri, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'cache-control': 'no-store' },
         body: new URLSearchParams({ logout_token: token }),
-        // A redirect is not a delivery; an RP that moved must register its new URI.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.#cfg.timeout * 1000),
+        timeout: this.#cfg.timeout * 1000,
       });
       status = r.status;
       await r.body?.cancel();
       reason = `HTTP ${r.status}`;
     } catch (e) {
+      refused = e instanceof OutboundRefused;
       reason =
-        (e as Error).name === 'TimeoutError' ? `timeout after ${this.#cfg.timeout} s` : (e as Error).message;
+        (e as Error).name === 'TimeoutError'
+          ? `timeout after ${this.#cfg.timeout} s`
+          : refused
+            ? `refused by the outbound policy: ${(e as Error).message}`
+            : (e as Error).message;
     }
     const seconds = (performance.now() - started) / 1000;
     const fields = { clientId, attempt, status, seconds: Math.round(seconds * 1000) / 1000 };
@@ -358,7 +366,8 @@ export class BackchannelLogout {
       this.#log.info(fields, 'back-channel logout delivered');
       return 'done';
     }
-    const retryable = status === undefined || status === 429 || status >= 500;
+    // A refusal by the policy is final: trying again would be refused again.
+    const retryable = !refused && (status === undefined || status === 429 || status >= 500);
     if (retryable && attempt < this.#cfg.attempts) {
       const delay = this.#cfg.retryDelay * 1000 * 2 ** (attempt - 1);
       await this.#outbox.upsert(

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, type KeySet, verifyJwt } from '@pqid/jose';
-import type { Client } from '../clients/clients.ts';
+import { type Client, trustOf } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
 
 // An assertion is a one-shot credential; a long-lived one would be a password in disguise.
@@ -15,21 +15,32 @@ const CLOCK_TOLERANCE = 30;
 const MAX_ASSERTION_BYTES = 32 * 1024;
 
 /**
- * Remote key sets are cached per URL so their freshness and cooldown survive across requests;
- * at most this many (dynamic registration lets anyone add URLs), least recently used dropped.
+ * Remote key sets are cached per URL and trust level (one guard per provider) so their
+ * freshness and cooldown survive across requests; at most this many (dynamic registration lets
+ * anyone add URLs), least recently used dropped.
  */
 const MAX_REMOTE_SETS = 1000;
-const remoteSets = new Map<string, KeySet>();
+const remoteSets = new WeakMap<IdpContext['outbound'], Map<string, KeySet>>();
 
-/** The client's registered public keys (`jwks` or `jwks_uri`): client assertions, request objects. */
-export function keySetFor(client: Client): Promise<KeySet> | KeySet {
+/**
+ * The client's registered public keys (`jwks` or `jwks_uri`): client assertions, request
+ * objects. A `jwks_uri` is fetched through the outbound guard, under the client's trust.
+ */
+export function keySetFor(ctx: IdpContext, client: Client): Promise<KeySet> | KeySet {
   if (client.jwks) return createLocalJWKSet(client.jwks);
   const url = client.jwks_uri as string;
-  let set = remoteSets.get(url);
-  if (set) remoteSets.delete(url);
-  else set = createRemoteJWKSet(url, { timeoutDuration: 3000 });
-  remoteSets.set(url, set);
-  if (remoteSets.size > MAX_REMOTE_SETS) remoteSets.delete(remoteSets.keys().next().value as string);
+  const trust = trustOf(client);
+  let sets = remoteSets.get(ctx.outbound);
+  if (!sets) {
+    sets = new Map();
+    remoteSets.set(ctx.outbound, sets);
+  }
+  const key = `${trust}\0${url}`;
+  let set = sets.get(key);
+  if (set) sets.delete(key);
+  else set = createRemoteJWKSet(url, { timeoutDuration: 3000, fetch: ctx.outbound.fetcher(trust) });
+  sets.set(key, set);
+  if (sets.size > MAX_REMOTE_SETS) sets.delete(sets.keys().next().value as string);
   return set;
 }
 
@@ -43,7 +54,7 @@ export async function verifyClientAssertion(
   if (!alg || (!client.jwks && !client.jwks_uri)) return false;
   let claims: Record<string, unknown>;
   try {
-    ({ claims } = await verifyJwt(assertion, await keySetFor(client), {
+    ({ claims } = await verifyJwt(assertion, await keySetFor(ctx, client), {
       algorithms: [alg],
       issuer: client.client_id,
       subject: client.client_id,

@@ -4,7 +4,7 @@
  * so a tampered token (JWT or opaque) is simply unknown: `active: false`, never an error.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Client } from '../clients/clients.ts';
+import { type Client, isDynamic } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
 import { tokenId } from '../crypto/secrets.ts';
 import { authenticateClient } from './client-auth.ts';
@@ -79,7 +79,7 @@ async function introspect(ctx: IdpContext, client: Client, body: Body): Promise<
   // servers). A dynamically registered one only sees its own: registering is not being authorised
   // to introspect (RFC 7662 §4), and active:false is the answer for a token it may not see (§2.2).
   const r = found.record;
-  if (client.registration_access_token_hash !== undefined && r.clientId !== client.client_id) return INACTIVE;
+  if (isDynamic(client) && r.clientId !== client.client_id) return INACTIVE;
   // A DPoP-bound token says so, with its key (RFC 9449 §6.2): the resource server checks the proof.
   return {
     active: true,

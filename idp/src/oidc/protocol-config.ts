@@ -5,6 +5,7 @@
  * config.ts; `fail` throws the ConfigError that names the setting.
  */
 import { algorithms } from '@pqid/jose';
+import { OutboundAllowlist } from '../clients/address-policy.ts';
 
 export interface DpopConfig {
   /** Larger `DPoP` headers are refused with invalid_dpop_proof (an ML-DSA-87 composite proof is ~11.3 KB). */
@@ -57,6 +58,23 @@ export interface BackchannelLogoutConfig {
   sweepInterval: number;
 }
 
+export interface OutboundConfig {
+  /**
+   * Host names, IP addresses and CIDR ranges that dynamically registered clients may make the
+   * provider reach although they are internal (loopback, private, link-local, …), and over http.
+   * Empty by default: such clients reach public https URLs only (clients/outbound.ts).
+   */
+  allow: string[];
+}
+
+export interface RequestObjectConfig {
+  /**
+   * Refuse request objects without a `jti`. Off by default (RFC 9101 makes `jti` optional);
+   * a `jti`, when present, is accepted once in any case.
+   */
+  requireJti: boolean;
+}
+
 export interface ProtocolConfig {
   /** Node's limit on the request line plus all headers (http `maxHeaderSize`), bytes. */
   maxHeaderBytes: number;
@@ -66,6 +84,8 @@ export interface ProtocolConfig {
   /** Keyed by resource indicator. */
   resourceServers: Record<string, ResourceServerConfig>;
   backchannelLogout: BackchannelLogoutConfig;
+  outbound: OutboundConfig;
+  requestObjects: RequestObjectConfig;
 }
 
 export const PROTOCOL_KEYS = [
@@ -75,6 +95,8 @@ export const PROTOCOL_KEYS = [
   'registration',
   'resourceServers',
   'backchannelLogout',
+  'outbound',
+  'requestObjects',
 ] as const;
 
 export type ProtocolOverrides = {
@@ -87,6 +109,8 @@ export type ProtocolOverrides = {
     Partial<Omit<ResourceServerConfig, 'scope'>> & { scope?: string | string[] }
   >;
   backchannelLogout?: Partial<BackchannelLogoutConfig>;
+  outbound?: Partial<OutboundConfig>;
+  requestObjects?: Partial<RequestObjectConfig>;
 };
 
 export const protocolDefaults = (): ProtocolConfig => ({
@@ -98,6 +122,8 @@ export const protocolDefaults = (): ProtocolConfig => ({
   registration: { mode: 'off' },
   resourceServers: {},
   backchannelLogout: { concurrency: 8, attempts: 3, timeout: 5, retryDelay: 1, sweepInterval: 30 },
+  outbound: { allow: [] },
+  requestObjects: { requireJti: false },
 });
 
 type Fail = (message: string) => never;
@@ -173,7 +199,7 @@ function resourceServer(uri: string, raw: unknown, fail: Fail): ResourceServerCo
 
 /**
  * The protocol sections from the file (`file[key]`), then overrides, then environment
- * (`PQID_REGISTRATION`, `PQID_REGISTRATION_TOKEN`).
+ * (`PQID_REGISTRATION`, `PQID_REGISTRATION_TOKEN`, `PQID_OUTBOUND_ALLOW`).
  */
 export function parseProtocolConfig(
   file: Record<string, unknown>,
@@ -250,6 +276,38 @@ export function parseProtocolConfig(
           fail(`backchannelLogout.${k} must be a number of seconds, > 0 and at most 3600`);
         cfg.backchannelLogout[k] = v as number;
       } else return false;
+      return true;
+    },
+    fail,
+  );
+
+  // PQID_OUTBOUND_ALLOW: the same list, comma- or space-separated; it replaces the file's.
+  const envAllow = env.PQID_OUTBOUND_ALLOW
+    ? { allow: env.PQID_OUTBOUND_ALLOW.split(/[\s,]+/).filter(Boolean) }
+    : undefined;
+  section(
+    'outbound',
+    [file.outbound, overrides.outbound, envAllow],
+    (k, v) => {
+      if (k !== 'allow') return false;
+      if (!Array.isArray(v) || v.some((e) => typeof e !== 'string' || e.trim() === ''))
+        fail('outbound.allow must be an array of host names, IP addresses or CIDR ranges');
+      try {
+        new OutboundAllowlist(v as string[]);
+      } catch (e) {
+        fail(`outbound.allow: ${(e as Error).message}`);
+      }
+      cfg.outbound.allow = [...(v as string[])];
+      return true;
+    },
+    fail,
+  );
+  section(
+    'requestObjects',
+    [file.requestObjects, overrides.requestObjects],
+    (k, v) => {
+      if (k !== 'requireJti') return false;
+      cfg.requestObjects.requireJti = bool(v, 'requestObjects.requireJti', fail);
       return true;
     },
     fail,

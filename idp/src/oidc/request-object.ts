@@ -9,6 +9,11 @@
  * iss = client_id, aud = this issuer, exp present and at most an hour ahead, the inner
  * client_id (if any) the outer one, no nested `request`/`request_uri`, and a `jti` (if any)
  * used once. Only the object's parameters are used (RFC 9101 §6.3).
+ *
+ * A `jti` is optional in RFC 9101, so by default an object without one is accepted until its
+ * `exp`, as often as it is sent: replaying it only repeats a request the client signed, whose
+ * code still goes to that client's registered redirect_uri and is bound to its PKCE challenge.
+ * `requestObjects.requireJti` refuses such objects, making every request object single use.
  */
 import { createHash } from 'node:crypto';
 import { algorithms, decodeProtectedHeader, verifyJwt } from '@pqid/jose';
@@ -58,7 +63,7 @@ export async function verifyRequestObject(
 
   let claims: Record<string, unknown>;
   try {
-    ({ claims } = await verifyJwt(jwt, await keySetFor(client), {
+    ({ claims } = await verifyJwt(jwt, await keySetFor(ctx, client), {
       algorithms: pinned !== undefined ? [pinned] : algorithms(),
       issuer: client.client_id,
       audience: ctx.config.issuer,
@@ -77,6 +82,8 @@ export async function verifyRequestObject(
   if (claims.request !== undefined || claims.request_uri !== undefined)
     refuse('a request object cannot hold request or request_uri');
   const jti = claims.jti;
+  if (jti === undefined && ctx.config.requestObjects.requireJti)
+    refuse('the request object must carry a jti (requestObjects.requireJti)');
   if (jti !== undefined) {
     if (typeof jti !== 'string' || jti === '' || jti.length > 256) refuse('jti must be a short string');
     const id = createHash('sha256').update(`${client.client_id}\0${jti}`).digest('base64url');

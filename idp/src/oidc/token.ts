@@ -106,16 +106,11 @@ async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBod
     await ctx.storage.revokeGrant(record.grantId);
     throw invalidGrant('authorization code has already been used');
   }
-  // Before spending it: a resource the grant does not cover is the client's mistake to correct
-  // (RFC 8707 §2.2), as at a refresh. Only for the code's own client: anyone else spends it below.
-  const resource =
-    record.clientId === client.client_id
-      ? pickResource(ctx.config, resourceParam(body.resource), record.resources)
-      : undefined;
-  if (!(await codes.consume(id))) {
-    await ctx.storage.revokeGrant(record.grantId);
-    throw invalidGrant('authorization code has already been used');
-  }
+  // Everything the redemption can fail on is checked before the code is spent, as at a refresh:
+  // someone who has only seen the code (a referrer, a log, the browser history) but not the
+  // client's credentials, its redirect_uri, the PKCE verifier or the DPoP key cannot spend it
+  // and so make the real redemption fail. The record never changes after it is written, so
+  // checking the copy read above is checking the code.
   if (record.clientId !== client.client_id)
     throw invalidGrant('authorization code was issued to another client');
   if (record.redirectUri !== body.redirect_uri)
@@ -131,6 +126,14 @@ async function authorizationCode(ctx: IdpContext, client: Client, body: TokenBod
   // dpop_jkt at the authorization request: only that key may redeem the code (RFC 9449 §10).
   if (record.dpopJkt !== undefined && record.dpopJkt !== proof.jkt)
     throw invalidGrant('the authorization code is bound to another DPoP key (dpop_jkt)');
+  // A resource the grant does not cover is the client's mistake to correct (RFC 8707 §2.2).
+  const resource = pickResource(ctx.config, resourceParam(body.resource), record.resources);
+  // Spent atomically in the shared store: of concurrent redemptions, on any number of
+  // instances, one wins; the others are replays.
+  if (!(await codes.consume(id))) {
+    await ctx.storage.revokeGrant(record.grantId);
+    throw invalidGrant('authorization code has already been used');
+  }
   return issueUserTokens(
     ctx,
     client,

@@ -1,7 +1,7 @@
 /** `pqid saml-sps add|list|remove`: SAML service providers in the IdP's storage. */
 import { readFile } from 'node:fs/promises';
-import { CliError, type Command, json, out, table, UsageError } from '@pqid/jose/cli';
 import { mapErrors, parse } from '../cli/args.ts';
+import { CliError, type Command, json, out, table, UsageError } from '../cli/common.ts';
 import { withCli } from '../cli/open.ts';
 import {
   isSamlSigningAlg,

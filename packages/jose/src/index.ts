@@ -10,7 +10,20 @@ export type {
 export { algorithms, lookup as getAlgorithm, registry } from './algorithms/registry.ts';
 export type { AlgorithmEntry, Family, Jwk, Kty } from './algorithms/types.ts';
 export { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from './backends/params.ts';
-export type { BackendCapabilities, BackendName, BackendStatus } from './backends/types.ts';
+export {
+  BACKEND_NAMES,
+  type BackendCapabilities,
+  type BackendName,
+  type BackendStatus,
+} from './backends/types.ts';
+export {
+  COMPOSITE_MODES,
+  type CompositeMode,
+  configure,
+  type PqidWarning,
+  type Settings,
+  settings,
+} from './configure.ts';
 export {
   accessTokenHash,
   DEFAULT_MAX_DPOP_PROOF_BYTES,

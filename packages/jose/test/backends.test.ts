@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { backends, mldsa, preferredBackend } from '@pqid/jose';
+import { backends, configure, mldsa, preferredBackend, settings } from '@pqid/jose';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -44,7 +44,7 @@ describe('backend selection', () => {
 });`;
     const { stdout, stderr } = await run(node, ['--input-type=module', '-e', script], {
       cwd: root,
-      env: { ...process.env, PQID_NATIVE_SELF_TEST_CORRUPT: '1', PQID_BACKEND: '', PQID_QUIET: '' },
+      env: { ...process.env, PQID_NATIVE_SELF_TEST_CORRUPT: '1' },
     });
     const native = JSON.parse(stdout);
     expect(native.available).toBe(false);
@@ -54,15 +54,19 @@ describe('backend selection', () => {
     expect(warning).toContain('To fix: ');
   });
 
-  it('honours PQID_BACKEND and refuses a backend that cannot do what is asked', async () => {
-    const prev = process.env.PQID_BACKEND;
-    process.env.PQID_BACKEND = 'noble';
+  it('honours configure({ backend }) and refuses a backend that cannot do what is asked', async () => {
+    const prev = configure({ backend: 'noble' });
     try {
       expect(preferredBackend()).toBe('noble');
+      // a per-call backend still wins over the configured one
+      const seed = new Uint8Array(32);
+      const { publicKey } = await mldsa.keygen('ML-DSA-44', seed, { backend: 'noble' });
+      const sig = await mldsa.sign('ML-DSA-44', seed, new Uint8Array(1), { deterministic: true });
+      expect(await mldsa.verify('ML-DSA-44', publicKey, new Uint8Array(1), sig)).toBe(true);
     } finally {
-      if (prev === undefined) delete process.env.PQID_BACKEND;
-      else process.env.PQID_BACKEND = prev;
+      expect(configure(prev).backend).toBe('noble');
     }
+    expect(settings().backend).toBe(prev.backend);
     const node = backends().find((b) => b.name === 'node');
     if (node?.available) {
       // OpenSSL offers no deterministic ML-DSA: asking node:crypto for it must fail loudly, not silently hedge.
@@ -93,7 +97,7 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     const { stdout, stderr } = await run(
       node,
       ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', script],
-      { cwd: root, env: { ...process.env, PQID_BACKEND: '', PQID_QUIET: '' } },
+      { cwd: root, env: process.env },
     );
     const out = JSON.parse(stdout);
     expect(out.ok).toBe(true);
@@ -127,4 +131,77 @@ describe('synchronous forms', () => {
       }
     });
   }
+});
+
+describe('configure', () => {
+  it('validates what it is given and changes nothing when it refuses', () => {
+    const before = settings();
+    expect(() => configure({ backend: 'nope' as 'noble' })).toThrow(
+      expect.objectContaining({
+        code: 'ERR_INVALID_ARGUMENT',
+        message: expect.stringContaining('native, node, noble, native-ref'),
+      }),
+    );
+    expect(() => configure({ compositeMode: 'off' as 'split' })).toThrow(
+      expect.objectContaining({
+        code: 'ERR_INVALID_ARGUMENT',
+        message: expect.stringContaining('auto, whole, split'),
+      }),
+    );
+    expect(() => configure({ onWarning: 'stderr' as unknown as null })).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARGUMENT' }),
+    );
+    expect(() => configure({ quiet: true } as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARGUMENT', message: expect.stringContaining('"quiet"') }),
+    );
+    expect(settings()).toBe(before);
+  });
+
+  it('returns the previous settings, and a member given as undefined goes back to its default', () => {
+    const defaults = settings();
+    expect(defaults).toMatchObject({ backend: undefined, compositeMode: 'auto' });
+    expect(typeof defaults.onWarning).toBe('function');
+    const prev = configure({ backend: 'noble', compositeMode: 'split', onWarning: null });
+    try {
+      expect(prev).toBe(defaults);
+      expect(settings()).toEqual({ backend: 'noble', compositeMode: 'split', onWarning: null });
+      configure({ backend: undefined, compositeMode: undefined, onWarning: undefined });
+      expect(settings()).toEqual(defaults);
+    } finally {
+      configure(prev);
+    }
+  });
+
+  it('reads no environment: PQID_BACKEND in the environment changes nothing', async () => {
+    const script = `import('@pqid/jose').then((m) => console.log(JSON.stringify({ preferred: m.preferredBackend(), settings: m.settings() })));`;
+    const { stdout } = await run(node, ['--input-type=module', '-e', script], {
+      cwd: root,
+      env: { ...process.env, PQID_BACKEND: 'noble', PQID_NATIVE_COMPOSITES: 'off', PQID_QUIET: '1' },
+    });
+    const out = JSON.parse(stdout);
+    expect(out.settings).toEqual({ compositeMode: 'auto' });
+    expect(out.preferred).toBe(preferredBackend());
+  });
+
+  it('sends the fallback warning to onWarning instead of a process warning', async () => {
+    const hook = `import { registerHooks } from 'node:module';
+registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new Error('simulated: addon not built'); return next(s, c); } });`;
+    const script = `import('@pqid/jose').then(async (m) => {
+  const seen = [];
+  m.configure({ onWarning: (w) => seen.push(w) });
+  await m.mldsa.sign('ML-DSA-65', new Uint8Array(32), new Uint8Array([1]));
+  await m.mldsa.sign('ML-DSA-65', new Uint8Array(32), new Uint8Array([2]));
+  console.log(JSON.stringify(seen));
+});`;
+    const { stdout, stderr } = await run(
+      node,
+      ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', script],
+      { cwd: root, env: process.env },
+    );
+    const seen = JSON.parse(stdout) as { code: string; message: string }[];
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ code: 'PQID_NATIVE_UNAVAILABLE' });
+    expect(seen[0]?.message).toContain('simulated: addon not built');
+    expect(stderr).not.toContain('native ML-DSA backend unavailable');
+  });
 });

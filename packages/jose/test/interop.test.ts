@@ -8,7 +8,9 @@
 import crypto from 'node:crypto';
 import {
   algorithms,
+  type CompositeMode,
   calculateThumbprint,
+  configure,
   generateKeyPair,
   importJWK,
   type Jwk,
@@ -326,22 +328,22 @@ describe('cross-backend', () => {
     });
 
     it.runIf(avail.some((b) => b.name === 'native'))(
-      'native whole (PQID_NATIVE_COMPOSITES=whole) and split (=off) verify each other; deterministic EdDSA bytes agree',
+      "native whole (compositeMode 'whole') and split ('split') verify each other; deterministic EdDSA bytes agree",
       async () => {
         const { privateJwk, publicJwk } = await generateKeyPair(alg);
         const key = (await importJWK(privateJwk)) as PrivateKey;
         const pub = await importJWK(publicJwk);
         const mode =
-          (m: 'whole' | 'off') =>
+          (m: 'whole' | 'split') =>
           async <T>(fn: () => Promise<T>) => {
-            process.env.PQID_NATIVE_COMPOSITES = m;
+            const prev = configure({ compositeMode: m });
             try {
               return await fn();
             } finally {
-              delete process.env.PQID_NATIVE_COMPOSITES;
+              configure(prev);
             }
           };
-        const [whole, split] = [mode('whole'), mode('off')];
+        const [whole, split] = [mode('whole'), mode('split')];
         const w = await onBackend('native', () =>
           whole(() => signCompact('paths', key, { deterministic: true })),
         );
@@ -368,23 +370,23 @@ describe('cross-backend', () => {
         const key = (await importJWK(privateJwk)) as PrivateKey;
         const b = getBackend('native');
         const ops = b.composite as NonNullable<typeof b.composite>;
-        /** Which native entry points one signature reaches under PQID_NATIVE_COMPOSITES=mode. */
-        const path = async (mode: string | undefined) => {
+        /** Which native entry points one signature reaches under configure({ compositeMode }). */
+        const path = async (compositeMode: CompositeMode | undefined) => {
           const spies = [vi.spyOn(ops, 'sign'), vi.spyOn(b, 'sign')];
-          if (mode === undefined) delete process.env.PQID_NATIVE_COMPOSITES;
-          else process.env.PQID_NATIVE_COMPOSITES = mode;
+          const prev = configure({ compositeMode });
           try {
             await signCompact('path', key, { backend: 'native' });
             const [whole, mldsaHalf] = spies.map((x) => x.mock.calls.length);
             return whole === 1 && mldsaHalf === 0 ? 'whole' : whole === 0 && mldsaHalf === 1 ? 'split' : '?';
           } finally {
-            delete process.env.PQID_NATIVE_COMPOSITES;
+            configure(prev);
             for (const x of spies) x.mockRestore();
           }
         };
         expect(await path(undefined)).toBe(alg.endsWith('Ed448') ? 'split' : 'whole');
+        expect(await path('auto')).toBe(alg.endsWith('Ed448') ? 'split' : 'whole');
         expect(await path('whole')).toBe('whole');
-        expect(await path('off')).toBe('split');
+        expect(await path('split')).toBe('split');
       },
     );
   });

@@ -11,6 +11,7 @@ import {
   algorithms,
   backends,
   calculateThumbprint,
+  configure,
   createLocalJWKSet,
   exportJWK,
   generateKeyPair,
@@ -247,16 +248,14 @@ describe('backends against each other', () => {
     );
   });
 
-  it('PQID_BACKEND=native (no SLH-DSA) falls back to an SLH-DSA backend instead of failing', async () => {
+  it('configure({ backend: native }) (no SLH-DSA) falls back to an SLH-DSA backend instead of failing', async () => {
     const alg = 'SLH-DSA-SHA2-128f';
-    const prev = process.env.PQID_BACKEND;
-    process.env.PQID_BACKEND = 'native';
+    const prev = configure({ backend: 'native' });
     try {
       const t = await signCompact('fallback', fx(alg).priv);
       await expect(verifyCompact(t, fx(alg).pub, { algorithms: [alg] })).resolves.toBeTruthy();
     } finally {
-      if (prev === undefined) delete process.env.PQID_BACKEND;
-      else process.env.PQID_BACKEND = prev;
+      configure(prev);
     }
   });
 });

@@ -19,7 +19,7 @@ const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
 const te = new TextEncoder();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-/** Which bug of the unpatched AVX2 verifier (native/liboqs/PATCHES.md) a vector exposes. */
+/** Which bug of the liboqs 0.13 AVX2 verifier (native/vendor/PATCHES.md) a vector exposes. */
 type Catches = 'avx2-z-norm' | 'avx2-use-hint';
 
 export interface Vector {

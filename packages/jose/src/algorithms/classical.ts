@@ -3,8 +3,8 @@ import { webcrypto } from 'node:crypto';
 import * as jose from 'jose';
 import { b64u, b64uDecode } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid, SignerUnsupported } from '../errors.ts';
-import { callSigner, ecdsaFromSigner } from './delegate.ts';
-import type { AlgorithmEntry, Jwk, Kty } from './types.ts';
+import { callSigner, type DelegatedMaterial, ecdsaFromSigner } from './delegate.ts';
+import type { AlgorithmEntry, Jwk, Kty, SigningInput } from './types.ts';
 
 interface ClassicalSpec {
   alg: string;
@@ -72,30 +72,46 @@ const SIGN_PARAMS: Record<
   PS256: { name: 'RSA-PSS', saltLength: 32 },
 };
 
+/** A JWK as a jose key of this algorithm; RSA moduli under 2048 bits are refused here already. */
+async function importClassicalKey(spec: ClassicalSpec, jwk: Jwk): Promise<Key> {
+  if (spec.crv && jwk.crv !== spec.crv)
+    throw new JwkInvalid(`${spec.alg} needs a ${spec.crv} key, got crv ${String(jwk.crv)}`);
+  // jose refuses RSA keys under 2048 bits only when it uses them; refuse them at import instead.
+  if (spec.kty === 'RSA') {
+    const n = (typeof jwk.n === 'string' && b64uDecode(jwk.n)) || new Uint8Array(0);
+    const first = n.findIndex((x) => x !== 0);
+    const bits = first < 0 ? 0 : (n.length - first) * 8 - (Math.clz32(n[first] as number) - 24);
+    if (bits < 2048) throw new JwkInvalid(`${spec.alg} needs an RSA modulus of at least 2048 bits`);
+  }
+  try {
+    return await jose.importJWK({ ...jwk, alg: spec.alg } as jose.JWK, spec.alg, { extractable: false });
+  } catch (e) {
+    throw new JwkInvalid(`invalid ${spec.alg} JWK: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+function publicOnly(jwk: Jwk): Jwk {
+  const { d, p, q, dp, dq, qi, oth, kid, ...pub } = jwk;
+  return pub as Jwk;
+}
+
+/** Through a delegated signer, which hashes (ECDSA/RSA) as its algorithm says; JWS ECDSA is raw r‖s. */
+async function signClassicalDelegated(
+  spec: ClassicalSpec,
+  d: DelegatedMaterial,
+  input: SigningInput,
+): Promise<Uint8Array> {
+  const signer = d.key;
+  const ok = spec.alg === signer.alg || (spec.crv === 'Ed25519' && ['EdDSA', 'Ed25519'].includes(signer.alg));
+  if (!ok) throw new SignerUnsupported(`a ${signer.alg} signer cannot sign ${spec.alg}`);
+  if (!signer.capabilities.message)
+    throw new SignerUnsupported(`the ${signer.alg} signer does not sign messages`);
+  const sig = await callSigner(signer, { kind: 'message', message: input.bytes, context: new Uint8Array(0) });
+  return spec.kty === 'EC' ? ecdsaFromSigner(signer, sig, spec.sizes.privateKey, 'raw') : sig;
+}
+
 function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
-  const check = (jwk: Jwk) => {
-    if (spec.crv && jwk.crv !== spec.crv)
-      throw new JwkInvalid(`${spec.alg} needs a ${spec.crv} key, got crv ${String(jwk.crv)}`);
-  };
-  const importKey = async (jwk: Jwk): Promise<Key> => {
-    check(jwk);
-    // jose refuses RSA keys under 2048 bits only when it uses them; refuse them at import instead.
-    if (spec.kty === 'RSA') {
-      const n = (typeof jwk.n === 'string' && b64uDecode(jwk.n)) || new Uint8Array(0);
-      const first = n.findIndex((x) => x !== 0);
-      const bits = first < 0 ? 0 : (n.length - first) * 8 - (Math.clz32(n[first] as number) - 24);
-      if (bits < 2048) throw new JwkInvalid(`${spec.alg} needs an RSA modulus of at least 2048 bits`);
-    }
-    try {
-      return await jose.importJWK({ ...jwk, alg: spec.alg } as jose.JWK, spec.alg, { extractable: false });
-    } catch (e) {
-      throw new JwkInvalid(`invalid ${spec.alg} JWK: ${(e as Error).message}`, { cause: e });
-    }
-  };
-  const publicOnly = (jwk: Jwk): Jwk => {
-    const { d, p, q, dp, dq, qi, oth, kid, ...pub } = jwk;
-    return pub as Jwk;
-  };
+  const importKey = (jwk: Jwk) => importClassicalKey(spec, jwk);
   return {
     alg: spec.alg,
     family: 'classical',
@@ -131,21 +147,7 @@ function classicalEntry(spec: ClassicalSpec): AlgorithmEntry {
       if (jws.protected !== input.protectedB64) throw new Error('jose produced a different protected header');
       return b64uDecode(jws.signature) as Uint8Array;
     },
-    async signDelegated(d, input) {
-      const signer = d.key;
-      const ok =
-        spec.alg === signer.alg || (spec.crv === 'Ed25519' && ['EdDSA', 'Ed25519'].includes(signer.alg));
-      if (!ok) throw new SignerUnsupported(`a ${signer.alg} signer cannot sign ${spec.alg}`);
-      if (!signer.capabilities.message)
-        throw new SignerUnsupported(`the ${signer.alg} signer does not sign messages`);
-      // The signer hashes (ECDSA/RSA) as its algorithm says; JWS ECDSA signatures are raw r‖s.
-      const sig = await callSigner(signer, {
-        kind: 'message',
-        message: input.bytes,
-        context: new Uint8Array(0),
-      });
-      return spec.kty === 'EC' ? ecdsaFromSigner(signer, sig, spec.sizes.privateKey, 'raw') : sig;
-    },
+    signDelegated: (d, input) => signClassicalDelegated(spec, d, input),
     async verify(m, input, sig) {
       try {
         await jose.flattenedVerify(

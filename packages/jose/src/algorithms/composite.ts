@@ -16,6 +16,7 @@ import { JwkInvalid, SignerInvalidSignature, SignerUnsupported } from '../errors
 import { MlDsaSecretKey } from '../keys/mldsa-secret.ts';
 import {
   callSigner,
+  type DelegatedMaterial,
   type DelegatedSigner,
   ecdsaFromSigner,
   isCompositeSigners,
@@ -23,7 +24,7 @@ import {
 } from './delegate.ts';
 import { akpMember, mldsaPublicFromSeed, mldsaSign, mldsaVerify } from './mldsa.ts';
 import { TRADITIONAL, type Traditional, type TraditionalKey } from './traditional.ts';
-import type { AlgorithmEntry } from './types.ts';
+import type { AlgorithmEntry, Jwk, SigningInput, SignOptions } from './types.ts';
 
 const PREFIX = utf8('CompositeAlgorithmSignatures2025');
 
@@ -139,12 +140,12 @@ export function signsWhole(backend: MlDsaBackend, spec: CompositeSpec): boolean 
   return whole(backend, compositeParams(spec)) !== undefined;
 }
 
+const splitAt = (bytes: Uint8Array, at: number) => [bytes.subarray(0, at), bytes.subarray(at)] as const;
+
 function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
   const mp = MLDSA_PARAMS[spec.mldsa];
   const { trad } = spec;
   const params = compositeParams(spec);
-  const { label } = params;
-  const split = (bytes: Uint8Array, at: number) => [bytes.subarray(0, at), bytes.subarray(at)] as const;
   return {
     alg: spec.alg,
     family: 'composite',
@@ -167,86 +168,110 @@ function compositeEntry(spec: CompositeSpec): AlgorithmEntry {
     },
     async importPublic(jwk): Promise<CompositePublic> {
       const bytes = akpMember(jwk, 'pub', mp.publicKey + trad.publicKeyBytes);
-      const [m, t] = split(bytes, mp.publicKey);
+      const [m, t] = splitAt(bytes, mp.publicKey);
       return new CompositePublic(bytes, m, trad.importPublic(t));
     },
-    async importPrivate(jwk) {
-      const pub = akpMember(jwk, 'pub', mp.publicKey + trad.publicKeyBytes);
-      const priv = akpMember(jwk, 'priv', SEED_BYTES + trad.privateKeyBytes);
-      const [seed, tsk] = split(priv, SEED_BYTES);
-      const material = new CompositeSecret(spec, params, seed, trad.rawPrivate(tsk));
-      priv.fill(0); // the key holds its own copies
-      // Derive the public key once, with the backend that will sign, and compare it with "pub".
-      const backend = chooseBackend({ context: true });
-      let derived: Uint8Array | undefined;
-      if (whole(backend, params)) {
-        try {
-          derived = material.handle(backend).publicKey;
-        } catch {
-          throw new JwkInvalid(`invalid ${trad.name} component in "priv"`);
-        }
-      } else {
-        material.mldsa.prepared(backend);
-        derived = concat(
-          material.mldsa.publicKey ?? mldsaPublicFromSeed(spec.mldsa, seed),
-          material.tradKey().publicBytes,
-        );
-      }
-      if (!derived || !equalBytes(derived, pub)) throw new JwkInvalid('JWK "pub" does not match "priv"');
-      return { material, publicJwk: { kty: 'AKP', alg: spec.alg, pub: jwk.pub as string } };
-    },
+    importPrivate: (jwk) => importCompositePrivate(spec, params, jwk),
     plausibleSignature: (sig) =>
       sig.length > mp.signature && sig.length <= mp.signature + trad.maxSignatureBytes,
-    async sign(m, input, opts) {
-      const k = m as CompositeSecret;
-      const backend = chooseBackend({ context: true, rnd: !!opts.deterministic }, opts.backend);
-      const ops = whole(backend, params);
-      if (ops) {
-        // One backend call (one pool task natively) for both halves, M′ included.
-        const { handle } = k.handle(backend);
-        countCompositeSign('whole');
-        return ops.sign(params, handle, input.bytes, opts.deterministic ? { rnd: ZERO_RND } : {});
-      }
-      countCompositeSign('split');
-      const mPrime = messageRepresentative(spec, input.bytes);
-      const [mldsaSig, tradSig] = await Promise.all([
-        mldsaSign(k.mldsa, mPrime, {
-          context: label,
-          ...(opts.deterministic ? { deterministic: true } : {}),
-          backend: backend.name,
-        }),
-        trad.signAsync(k.tradKey(), mPrime),
-      ]);
-      return concat(mldsaSig, tradSig);
-    },
-    async signDelegated(d, input) {
-      if (!isCompositeSigners(d.signers))
-        throw new SignerUnsupported(`${spec.alg} needs an ML-DSA and a traditional signer`);
-      const { mldsa: ms, traditional: ts } = d.signers;
-      const pub = d.publicMaterial as CompositePublic;
-      countCompositeSign('delegated');
-      const mPrime = messageRepresentative(spec, input.bytes);
-      const [mldsaSig, tradSig] = await Promise.all([
-        mldsaViaSigner(ms, spec.mldsa, pub.mldsa, mPrime, label),
-        tradViaSigner(ts, trad, mPrime),
-      ]);
-      return concat(mldsaSig, tradSig);
-    },
-    async verify(m, input, sig) {
-      const k = m as CompositePublic;
-      const backend = chooseBackend({ context: true });
-      const ops = whole(backend, params);
-      if (ops) return ops.verify(params, k.prepared(backend, params), input.bytes, sig);
-      const [mldsaSig, tradSig] = split(sig, mp.signature);
-      const mPrime = messageRepresentative(spec, input.bytes);
-      // Both halves are always checked: no early exit that would time which one failed.
-      const [a, b] = await Promise.all([
-        mldsaVerify(spec.mldsa, k.mldsa, mPrime, mldsaSig, label),
-        trad.verifyAsync(k.trad, mPrime, tradSig),
-      ]);
-      return a && b;
-    },
+    sign: (m, input, opts) => signComposite(spec, params, m as CompositeSecret, input, opts),
+    signDelegated: (d, input) => signCompositeDelegated(spec, d, input),
+    verify: (m, input, sig) => verifyComposite(spec, params, m as CompositePublic, input, sig),
   };
+}
+
+async function importCompositePrivate(spec: CompositeSpec, params: CompositeParams, jwk: Jwk) {
+  const { trad } = spec;
+  const mp = MLDSA_PARAMS[spec.mldsa];
+  const pub = akpMember(jwk, 'pub', mp.publicKey + trad.publicKeyBytes);
+  const priv = akpMember(jwk, 'priv', SEED_BYTES + trad.privateKeyBytes);
+  const [seed, tsk] = splitAt(priv, SEED_BYTES);
+  const material = new CompositeSecret(spec, params, seed, trad.rawPrivate(tsk));
+  priv.fill(0); // the key holds its own copies
+  // Derive the public key once, with the backend that will sign, and compare it with "pub".
+  const backend = chooseBackend({ context: true });
+  let derived: Uint8Array | undefined;
+  if (whole(backend, params)) {
+    try {
+      derived = material.handle(backend).publicKey;
+    } catch {
+      throw new JwkInvalid(`invalid ${trad.name} component in "priv"`);
+    }
+  } else {
+    material.mldsa.prepared(backend);
+    derived = concat(
+      material.mldsa.publicKey ?? mldsaPublicFromSeed(spec.mldsa, seed),
+      material.tradKey().publicBytes,
+    );
+  }
+  if (!derived || !equalBytes(derived, pub)) throw new JwkInvalid('JWK "pub" does not match "priv"');
+  return { material, publicJwk: { kty: 'AKP', alg: spec.alg, pub: jwk.pub as string } };
+}
+
+async function signComposite(
+  spec: CompositeSpec,
+  params: CompositeParams,
+  k: CompositeSecret,
+  input: SigningInput,
+  opts: SignOptions,
+): Promise<Uint8Array> {
+  const backend = chooseBackend({ context: true, rnd: !!opts.deterministic }, opts.backend);
+  const ops = whole(backend, params);
+  if (ops) {
+    // One backend call (one pool task natively) for both halves, M′ included.
+    const { handle } = k.handle(backend);
+    countCompositeSign('whole');
+    return ops.sign(params, handle, input.bytes, opts.deterministic ? { rnd: ZERO_RND } : {});
+  }
+  countCompositeSign('split');
+  const mPrime = messageRepresentative(spec, input.bytes);
+  const [mldsaSig, tradSig] = await Promise.all([
+    mldsaSign(k.mldsa, mPrime, {
+      context: params.label,
+      ...(opts.deterministic ? { deterministic: true } : {}),
+      backend: backend.name,
+    }),
+    spec.trad.signAsync(k.tradKey(), mPrime),
+  ]);
+  return concat(mldsaSig, tradSig);
+}
+
+async function signCompositeDelegated(
+  spec: CompositeSpec,
+  d: DelegatedMaterial,
+  input: SigningInput,
+): Promise<Uint8Array> {
+  if (!isCompositeSigners(d.signers))
+    throw new SignerUnsupported(`${spec.alg} needs an ML-DSA and a traditional signer`);
+  const { mldsa: ms, traditional: ts } = d.signers;
+  const pub = d.publicMaterial as CompositePublic;
+  countCompositeSign('delegated');
+  const mPrime = messageRepresentative(spec, input.bytes);
+  const [mldsaSig, tradSig] = await Promise.all([
+    mldsaViaSigner(ms, spec.mldsa, pub.mldsa, mPrime, utf8(spec.label)),
+    tradViaSigner(ts, spec.trad, mPrime),
+  ]);
+  return concat(mldsaSig, tradSig);
+}
+
+async function verifyComposite(
+  spec: CompositeSpec,
+  params: CompositeParams,
+  k: CompositePublic,
+  input: SigningInput,
+  sig: Uint8Array,
+): Promise<boolean> {
+  const backend = chooseBackend({ context: true });
+  const ops = whole(backend, params);
+  if (ops) return ops.verify(params, k.prepared(backend, params), input.bytes, sig);
+  const [mldsaSig, tradSig] = splitAt(sig, MLDSA_PARAMS[spec.mldsa].signature);
+  const mPrime = messageRepresentative(spec, input.bytes);
+  // Both halves are always checked: no early exit that would time which one failed.
+  const [a, b] = await Promise.all([
+    mldsaVerify(spec.mldsa, k.mldsa, mPrime, mldsaSig, params.label),
+    spec.trad.verifyAsync(k.trad, mPrime, tradSig),
+  ]);
+  return a && b;
 }
 
 /** The traditional half through its own signer: ECDSA as -05's DER, EdDSA raw. */

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from '../backends/params.ts';
 import { concat, isBytes } from '../encoding.ts';
 import { PqidError, SignerFailed, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
-import type { Jwk, Material } from './types.ts';
+import type { Jwk, Material } from './key-types.ts';
 
 /** What a delegated signer can do. */
 export interface SignerCapabilities {

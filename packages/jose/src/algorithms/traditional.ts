@@ -123,37 +123,63 @@ export function derToRaw(der: Uint8Array, n: number): Uint8Array | undefined {
   return off === der.length ? out : undefined;
 }
 
-function ecdsa(curve: Curve): Traditional {
-  const ecPrivLen = curve.before.length + curve.n + curve.after.length;
-  const fromRaw = (d: Uint8Array): TraditionalKey => {
-    let pub: Uint8Array;
-    try {
-      const ecdh = crypto.createECDH(curve.openssl);
-      ecdh.setPrivateKey(d);
-      pub = new Uint8Array(ecdh.getPublicKey());
-    } catch {
-      throw new JwkInvalid(`invalid ${curve.name} private key`);
-    }
-    const x = b64u(pub.subarray(1, 1 + curve.n));
-    const y = b64u(pub.subarray(1 + curve.n));
-    const privateKey = crypto.createPrivateKey({
-      key: { kty: 'EC', crv: curve.name, d: b64u(d), x, y },
+/** An EC key pair from the raw private scalar d. */
+function ecKeyFromRaw(curve: Curve, d: Uint8Array): TraditionalKey {
+  let pub: Uint8Array;
+  try {
+    const ecdh = crypto.createECDH(curve.openssl);
+    ecdh.setPrivateKey(d);
+    pub = new Uint8Array(ecdh.getPublicKey());
+  } catch {
+    throw new JwkInvalid(`invalid ${curve.name} private key`);
+  }
+  const x = b64u(pub.subarray(1, 1 + curve.n));
+  const y = b64u(pub.subarray(1 + curve.n));
+  const privateKey = crypto.createPrivateKey({
+    key: { kty: 'EC', crv: curve.name, d: b64u(d), x, y },
+    format: 'jwk',
+  });
+  return { privateKey, publicKey: crypto.createPublicKey(privateKey), publicBytes: pub };
+}
+
+/** d from the ECPrivateKey of a composite's "priv": exactly the -05 form, nothing else accepted. */
+function ecRawPrivate(curve: Curve, bytes: Uint8Array): Uint8Array {
+  const n = curve.before.length;
+  if (
+    bytes.length !== n + curve.n + curve.after.length ||
+    !equalBytes(bytes.subarray(0, n), curve.before) ||
+    !equalBytes(bytes.subarray(n + curve.n), curve.after)
+  ) {
+    throw new JwkInvalid(`the ${curve.name} component of "priv" is not an ECPrivateKey of the -05 form`);
+  }
+  return bytes.subarray(n, n + curve.n);
+}
+
+/** The uncompressed point of a composite's "pub", checked to be on the curve. */
+function ecImportPublic(curve: Curve, bytes: Uint8Array): TraditionalKey {
+  if (bytes.length !== 1 + 2 * curve.n || bytes[0] !== 0x04) {
+    throw new JwkInvalid(`the ${curve.name} component of "pub" must be an uncompressed point (0x04‖x‖y)`);
+  }
+  try {
+    const publicKey = crypto.createPublicKey({
+      key: {
+        kty: 'EC',
+        crv: curve.name,
+        x: b64u(bytes.subarray(1, 1 + curve.n)),
+        y: b64u(bytes.subarray(1 + curve.n)),
+      },
       format: 'jwk',
     });
-    return { privateKey, publicKey: crypto.createPublicKey(privateKey), publicBytes: pub };
-  };
-  const rawPrivate = (bytes: Uint8Array) => {
-    // Exactly the -05 form: fixed bytes around d, no publicKey field, nothing else accepted.
-    const n = curve.before.length;
-    if (
-      bytes.length !== ecPrivLen ||
-      !equalBytes(bytes.subarray(0, n), curve.before) ||
-      !equalBytes(bytes.subarray(n + curve.n), curve.after)
-    ) {
-      throw new JwkInvalid(`the ${curve.name} component of "priv" is not an ECPrivateKey of the -05 form`);
-    }
-    return bytes.subarray(n, n + curve.n);
-  };
+    return { publicKey, publicBytes: bytes };
+  } catch {
+    throw new JwkInvalid(`the ${curve.name} component of "pub" is not a point on the curve`);
+  }
+}
+
+function ecdsa(curve: Curve): Traditional {
+  const ecPrivLen = curve.before.length + curve.n + curve.after.length;
+  const fromRaw = (d: Uint8Array) => ecKeyFromRaw(curve, d);
+  const rawPrivate = (bytes: Uint8Array) => ecRawPrivate(curve, bytes);
   return {
     name: `ECDSA ${curve.name}`,
     joseAlgs: [curve.name === 'P-256' ? 'ES256' : 'ES384'],
@@ -186,25 +212,7 @@ function ecdsa(curve: Curve): Traditional {
     importPrivate: (bytes) => fromRaw(rawPrivate(bytes)),
     rawPrivate,
     fromRawPrivate: fromRaw,
-    importPublic(bytes) {
-      if (bytes.length !== 1 + 2 * curve.n || bytes[0] !== 0x04) {
-        throw new JwkInvalid(`the ${curve.name} component of "pub" must be an uncompressed point (0x04‖x‖y)`);
-      }
-      try {
-        const publicKey = crypto.createPublicKey({
-          key: {
-            kty: 'EC',
-            crv: curve.name,
-            x: b64u(bytes.subarray(1, 1 + curve.n)),
-            y: b64u(bytes.subarray(1 + curve.n)),
-          },
-          format: 'jwk',
-        });
-        return { publicKey, publicBytes: bytes };
-      } catch {
-        throw new JwkInvalid(`the ${curve.name} component of "pub" is not a point on the curve`);
-      }
-    },
+    importPublic: (bytes) => ecImportPublic(curve, bytes),
     sign(key, message) {
       return new Uint8Array(
         crypto.sign(curve.hash, message, { key: key.privateKey as KeyObject, dsaEncoding: 'der' }),

@@ -1,11 +1,11 @@
 import type { BackendName } from '../backends/types.ts';
 import type { DelegatedMaterial } from './delegate.ts';
+import type { Jwk, Material } from './key-types.ts';
+
+export type { Jwk, Material } from './key-types.ts';
 
 export type Kty = 'AKP' | 'EC' | 'OKP' | 'RSA';
 export type Family = 'ml-dsa' | 'composite' | 'slh-dsa' | 'classical';
-
-/** A JWK as it travels: only string members matter to us. */
-export type Jwk = { kty: string; alg?: string; kid?: string; [member: string]: unknown };
 
 /** What is being signed: the JWS signing input, with its parts for signers that need them (jose). */
 export interface SigningInput {
@@ -25,9 +25,6 @@ export interface SignOptions {
   deterministic?: boolean;
   backend?: BackendName;
 }
-
-/** Opaque per-algorithm key material behind a key handle. */
-export type Material = unknown;
 
 /**
  * One registry entry per algorithm: everything that differs between algorithms lives here,

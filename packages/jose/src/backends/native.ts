@@ -1,8 +1,10 @@
+import { settings } from '../configure.ts';
 import { type MlDsaAlg, SEED_BYTES } from './params.ts';
 import type { BackendStatus, CompositeOps, CompositeParams, MlDsaBackend } from './types.ts';
 
 /**
- * @pqid/liboqs-node: liboqs with AVX2 and runtime CPU dispatch, signing on the libuv pool.
+ * @pqid/liboqs-node: mldsa-native with its AVX2/NEON assembly chosen at run time, signing on the
+ * libuv pool.
  * It is an optional dependency: when its build was impossible, this backend reports why and
  * the selector falls back. Only the surface used here is typed, to keep the seam thin.
  */
@@ -47,7 +49,8 @@ interface NativeModule {
   /** Absent in an addon built before composites were native (then the JS path signs them). */
   composite?(params: CompositeParams & { implementation: 'auto' | 'ref' }): NativeCompositeScheme;
   info(): {
-    liboqsVersion: string;
+    /** Where its mldsa-native comes from, e.g. `aws-lc-sys 0.47.0`. */
+    mldsaNative: string;
     build: string;
     implementations: Record<string, string>;
     selfTest: { ok: boolean; checks: number; milliseconds: number };
@@ -94,12 +97,12 @@ function hold(sk: NativeSecretKey, publicKey?: Uint8Array): { sk: NativeSecretKe
 const SPLIT_BY_DEFAULT: ReadonlySet<CompositeParams['traditional']> = new Set(['Ed448']);
 
 /**
- * PQID_NATIVE_COMPOSITES (read per use): `off` splits every composite, `whole` signs every one
- * whole, anything else (the default) takes the cheaper path per algorithm.
+ * `configure({ compositeMode })`, read per use: `split` splits every composite, `whole` signs
+ * every one whole, `auto` (the default) takes the cheaper path per algorithm.
  */
 export function nativeCompositeWhole(p: CompositeParams): boolean {
-  const mode = process.env.PQID_NATIVE_COMPOSITES;
-  if (mode === 'off') return false;
+  const mode = settings().compositeMode;
+  if (mode === 'split') return false;
   if (mode === 'whole') return true;
   return !SPLIT_BY_DEFAULT.has(p.traditional);
 }
@@ -149,7 +152,7 @@ function compositeOps(implementation: 'auto' | 'ref'): CompositeOps | undefined 
 }
 
 /**
- * `native` uses the implementation liboqs would pick (AVX2 where the CPU has it); `native-ref`
+ * `native` uses the implementation the addon picks for this CPU (x86_64-avx2, aarch64-neon); `native-ref`
  * forces the portable C code of the same addon. native-ref is never chosen automatically:
  * it is there to compare the two code paths (differential tests, benchmarks).
  */
@@ -172,7 +175,7 @@ function nativeBackend_(name: 'native' | 'native-ref', implementation: 'auto' | 
     return {
       name,
       available: true,
-      implementation: `liboqs ${i.liboqsVersion} ${scheme('ML-DSA-65').implementation} (${i.build}${from})`,
+      implementation: `mldsa-native ${scheme('ML-DSA-65').implementation} (${i.build}${from})`,
       selfTest: { ok: i.selfTest.ok, checks: i.selfTest.checks, milliseconds: i.selfTest.milliseconds },
       capabilities: {
         rnd: true,

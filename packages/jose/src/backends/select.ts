@@ -1,8 +1,17 @@
+import { settings } from '../configure.ts';
 import { BackendUnavailable, InvalidArgument } from '../errors.ts';
 import { nativeBackend, nativeRefBackend } from './native.ts';
 import { nobleBackend } from './noble.ts';
 import { nodeBackend } from './node.ts';
-import type { BackendName, BackendStatus, MlDsaBackend, SlhDsaOps } from './types.ts';
+import {
+  BACKEND_NAMES,
+  type BackendName,
+  type BackendStatus,
+  type MlDsaBackend,
+  type SlhDsaOps,
+} from './types.ts';
+
+export { BACKEND_NAMES };
 
 /** What one operation needs from a backend. `rnd` means byte-exact signing in either family. */
 export interface Need {
@@ -16,11 +25,10 @@ export interface Need {
   seededKeygen?: boolean;
 }
 
-/** Fastest first. The order is the automatic choice; `PQID_BACKEND` or a per-call option overrides it. */
+/** Fastest first. The order is the automatic choice; `configure({ backend })` or a per-call option overrides it. */
 const AUTO: readonly MlDsaBackend[] = [nativeBackend, nodeBackend, nobleBackend];
-/** Every backend, including those only chosen by name. */
+/** Every backend, including those only chosen by name, in BACKEND_NAMES order. */
 const ALL: readonly MlDsaBackend[] = [...AUTO, nativeRefBackend];
-export const BACKEND_NAMES: readonly BackendName[] = ALL.map((b) => b.name);
 
 export function backends(): BackendStatus[] {
   return ALL.map((b) => b.status());
@@ -28,14 +36,16 @@ export function backends(): BackendStatus[] {
 
 let warned = false;
 function warnOnce(): void {
-  if (warned || process.env.PQID_QUIET) return;
+  const { onWarning } = settings();
+  if (warned || !onWarning) return;
   warned = true;
   const st = nativeBackend.status();
   if (!st.available) {
     const fallback = AUTO.find((b) => b.status().available)?.name;
     const fix = st.fix ? ` To fix: ${st.fix}.` : '';
-    process.emitWarning(`pqid: native ML-DSA backend unavailable, using ${fallback} (${st.reason}).${fix}`, {
+    onWarning({
       code: 'PQID_NATIVE_UNAVAILABLE',
+      message: `pqid: native ML-DSA backend unavailable, using ${fallback} (${st.reason}).${fix}`,
     });
   }
 }
@@ -65,10 +75,11 @@ function missing(b: MlDsaBackend, need: Need): string {
 
 /**
  * The backend for one operation: the explicit one (checked for the capabilities it needs),
- * else `PQID_BACKEND`, else the fastest available one that has those capabilities.
+ * else the configured one where it can do the operation, else the fastest available one that
+ * has those capabilities.
  */
 export function chooseBackend(need: Need = {}, explicit?: BackendName): MlDsaBackend {
-  const requested = explicit ?? (process.env.PQID_BACKEND as BackendName | undefined) ?? undefined;
+  const requested = explicit ?? settings().backend;
   const fits = (b: MlDsaBackend) => {
     const c = b.status().capabilities;
     if (need.slhDsa)

@@ -1,7 +1,11 @@
 import type { MlDsaAlg, SlhDsaAlg } from './params.ts';
 
-/** `native-ref` (the native addon's portable C code) is only used when asked for by name. */
-export type BackendName = 'native' | 'node' | 'noble' | 'native-ref';
+/**
+ * Every backend, in the order automatic selection tries them. `native-ref` (the native addon's
+ * portable C code) is only used when asked for by name.
+ */
+export const BACKEND_NAMES = ['native', 'node', 'noble', 'native-ref'] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
 
 /** What a backend reports about itself: whether it runs here, and if not, why. */
 export interface BackendStatus {
@@ -13,7 +17,7 @@ export interface BackendStatus {
   fix?: string;
   /** The power-on self-test, for a backend that runs one (native); it does not load if it fails. */
   selfTest?: { ok: boolean; checks: number; milliseconds: number };
-  /** The implementation actually chosen, e.g. `avx2`, `ref`, `OpenSSL 3.5.4`, `noble 0.7.1`. */
+  /** The implementation actually chosen, e.g. `x86_64-avx2`, `ref`, `OpenSSL 3.5.4`, `noble 0.7.1`. */
   implementation?: string;
   capabilities: BackendCapabilities;
 }

@@ -1,11 +1,11 @@
 /**
  * Backend plumbing for the vector tests: which backends run here, and running JOSE-level code
  * (which has no per-call backend option for verification) pinned to one backend through
- * PQID_BACKEND — with a spy proving that backend really did the ML-DSA work, so a test that
+ * `configure({ backend })` — with a spy proving that backend really did the ML-DSA work, so a test that
  * claims "verified on noble" cannot silently have run on native.
  */
 
-import { type BackendName, type BackendStatus, backends } from '@pqid/jose';
+import { type BackendName, type BackendStatus, backends, configure } from '@pqid/jose';
 import { vi } from 'vitest';
 // Same module instance as the one behind '@pqid/jose' (the alias points at src/index.ts).
 import { getBackend } from '../../src/backends/select.ts';
@@ -25,7 +25,7 @@ export function describeBackends(): string {
 }
 
 /**
- * Runs `fn` with PQID_BACKEND=name and returns its result plus how many ML-DSA, SLH-DSA or
+ * Runs `fn` with `configure({ backend: name })` and returns its result plus how many ML-DSA, SLH-DSA or
  * whole-composite verify and sign calls reached that backend.
  */
 export async function onBackend<T>(
@@ -48,14 +48,12 @@ export async function onBackend<T>(
     ],
   };
   const calls = (s: { mock: { calls: unknown[] } }[]) => s.reduce((n, x) => n + x.mock.calls.length, 0);
-  const prev = process.env.PQID_BACKEND;
-  process.env.PQID_BACKEND = name;
+  const prev = configure({ backend: name });
   try {
     const result = await fn();
     return { result, verifyCalls: calls(spies.verify), signCalls: calls(spies.sign) };
   } finally {
-    if (prev === undefined) delete process.env.PQID_BACKEND;
-    else process.env.PQID_BACKEND = prev;
+    configure(prev);
     for (const s of [...spies.verify, ...spies.sign]) s.mockRestore();
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * The `pqid` command line: the token and key commands, which need nothing but @pqid/jose, and
+ * `keys`, `clients` and `saml-sps`, which work on the IdP's own storage (the server may be
+ * running or stopped) and load it only when run.
+ */
+import { configure } from '@pqid/jose';
+import { ConfigError } from '../config.ts';
+import { backendSettings } from '../mldsa-backend.ts';
+import { samlSps } from '../saml/cli.ts';
+import { clients } from './clients.ts';
+import { CliError, err, report } from './common.ts';
+import { keys } from './keys.ts';
+import { runCli, TOKEN_COMMANDS } from './run.ts';
+
+export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps];
+
+/** Runs one command line; the environment gives the ML-DSA backend settings and PQID_DEBUG. */
+export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const debug = !!env.PQID_DEBUG;
+  try {
+    // The backend fallback warning is for servers; `pqid backends` shows the backends on request.
+    configure({ ...backendSettings(env), onWarning: null });
+  } catch (e) {
+    return report('pqid', e instanceof ConfigError ? new CliError('ERR_CONFIG', e.message) : e, debug);
+  }
+  try {
+    return await runCli(argv, IDP_COMMANDS, { debug });
+  } catch (e) {
+    err(`pqid: ERR_INTERNAL: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,348 @@
+/**
+ * The `pqid` CLI, end to end: the built dist/cli.js is spawned under the pinned Node
+ * (`npm test` runs `tsc -b` first, so dist is current).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inspectToken } from '@pqid/jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const NODE = join(ROOT, 'node_modules/.bin/node');
+const CLI = join(ROOT, 'idp/dist/cli.js');
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pqid …`; stdin gets `input`, or is closed empty. Never rejects: the exit code is the result. */
+function pqid(args: string[], input = '', env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      NODE,
+      [CLI, ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PQID_DEBUG: '', PQID_BACKEND: '', PQID_NATIVE_COMPOSITES: '', ...env },
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin?.end(input);
+  });
+}
+
+const NO_STACK = /^\s+at /m;
+
+let dir: string;
+beforeAll(async () => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`tsc -b\` first (npm test does)`);
+  dir = await mkdtemp(join(tmpdir(), 'pqid-cli-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const ISS = 'https://idp.example.com';
+const AUD = 'client-1';
+
+interface Keys {
+  priv: string;
+  pub: string;
+  privJwk: Record<string, unknown>;
+  pubJwk: Record<string, unknown>;
+}
+
+async function keygen(alg: string, tag = alg): Promise<Keys> {
+  const priv = join(dir, `${tag}.priv.json`);
+  const pub = join(dir, `${tag}.pub.json`);
+  const r = await pqid(['keygen', '--alg', alg, '--public-out', pub]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  await writeFile(priv, r.stdout);
+  const privJwk = JSON.parse(r.stdout);
+  const pubJwk = JSON.parse(await readFile(pub, 'utf8'));
+  return { priv, pub, privJwk, pubJwk };
+}
+
+async function sign(keys: Keys, claims: object = { sub: 'alice', name: 'Alice' }): Promise<string> {
+  const r = await pqid(
+    ['sign', '--key', keys.priv, '--iss', ISS, '--aud', AUD, '--exp', '10m'],
+    JSON.stringify(claims),
+  );
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const token = r.stdout.trim();
+  expect(token.split('.')).toHaveLength(3);
+  return token;
+}
+
+describe.each(['ML-DSA-65', 'ML-DSA-65-ES256', 'ES256'])('keygen → sign → verify: %s', (alg) => {
+  let keys: Keys;
+  let token: string;
+  beforeAll(async () => {
+    keys = await keygen(alg);
+    token = await sign(keys);
+  });
+
+  it('keygen prints the private JWK and writes the public one', () => {
+    expect(keys.privJwk.alg).toBe(alg);
+    expect(keys.pubJwk.alg).toBe(alg);
+    expect(keys.pubJwk.kid).toBe(keys.privJwk.kid);
+    for (const m of ['priv', 'd']) expect(keys.pubJwk).not.toHaveProperty(m);
+    expect(keys.privJwk.priv ?? keys.privJwk.d).toBeTypeOf('string');
+  });
+
+  it('verifies against the public JWK file, token as argument', async () => {
+    const r = await pqid(['verify', '--jwks', keys.pub, '--alg', alg, '--iss', ISS, '--aud', AUD, token]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.header).toMatchObject({ alg, kid: keys.pubJwk.kid, typ: 'JWT' });
+    expect(out.claims).toMatchObject({ sub: 'alice', name: 'Alice', iss: ISS, aud: AUD });
+    expect(out.claims.exp - out.claims.iat).toBe(600);
+    expect(out.key).toEqual({ alg, kid: keys.pubJwk.kid });
+    // Verification output never carries private key material.
+    const secret = (keys.privJwk.priv ?? keys.privJwk.d) as string;
+    expect(r.stdout).not.toContain(secret);
+  });
+
+  it('verifies against a JWKS file, token on stdin, among several allowed algorithms', async () => {
+    const jwks = join(dir, `${alg}.jwks.json`);
+    const other = await keygen('ML-DSA-44', `${alg}-other`);
+    await writeFile(jwks, JSON.stringify({ keys: [other.pubJwk, keys.pubJwk] }));
+    const r = await pqid(['verify', '--jwks', jwks, '--alg', `ML-DSA-44,${alg}`, '--aud', AUD], `${token}\n`);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).claims.sub).toBe('alice');
+  });
+
+  it('fails with exit 1 and ERR_ALG_NOT_ALLOWED when --alg does not list the token algorithm', async () => {
+    const wrong = alg === 'ES256' ? 'ML-DSA-65' : 'ES256';
+    const r = await pqid(['verify', '--jwks', keys.pub, '--alg', wrong, token]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('ERR_ALG_NOT_ALLOWED');
+    expect(r.stderr).not.toMatch(NO_STACK);
+  });
+
+  it('fails with exit 1 on a tampered payload', async () => {
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'mallory' })).toString('base64url')}.${s}`;
+    const r = await pqid(['verify', '--jwks', keys.pub, '--alg', alg, forged]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('ERR_JWS_SIGNATURE_VERIFICATION_FAILED');
+    expect(r.stderr).not.toMatch(NO_STACK);
+  });
+
+  it('fails with exit 1 on a wrong audience', async () => {
+    const r = await pqid(['verify', '--jwks', keys.pub, '--alg', alg, '--aud', 'someone-else', token]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ERR_JWT_CLAIM_VALIDATION_FAILED');
+  });
+});
+
+describe('verify usage errors', () => {
+  let keys: Keys;
+  let token: string;
+  beforeAll(async () => {
+    keys = await keygen('ML-DSA-44', 'usage');
+    token = await sign(keys);
+  });
+
+  it('without --alg is a usage error (exit 2), whatever the token says', async () => {
+    const r = await pqid(['verify', '--jwks', keys.pub, token]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('ERR_USAGE');
+    expect(r.stderr).toContain('--alg');
+  });
+
+  it('--alg none and unknown algorithms are usage errors', async () => {
+    for (const alg of ['none', 'HS256', 'ML-DSA-65,nope']) {
+      const r = await pqid(['verify', '--jwks', keys.pub, '--alg', alg, token]);
+      expect(r.code, alg).toBe(2);
+    }
+  });
+
+  it('without --jwks, or with an unknown option, is a usage error', async () => {
+    expect((await pqid(['verify', '--alg', 'ML-DSA-44', token])).code).toBe(2);
+    expect((await pqid(['verify', '--jwks', keys.pub, '--alg', 'ML-DSA-44', '--bogus', token])).code).toBe(2);
+  });
+
+  it('refuses a --jwks file holding a private key, without echoing it', async () => {
+    const r = await pqid(['verify', '--jwks', keys.priv, '--alg', 'ML-DSA-44', token]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ERR_JWKS_HAS_PRIVATE_KEY');
+    expect(r.stderr).not.toContain(keys.privJwk.priv as string);
+  });
+
+  it('a malformed token fails with exit 1 and a PqidError code, no stack', async () => {
+    const r = await pqid(['verify', '--jwks', keys.pub, '--alg', 'ML-DSA-44', 'not-a-jwt']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ERR_JWS_INVALID');
+    expect(r.stderr).not.toMatch(NO_STACK);
+  });
+
+  it('a key that did not sign the token fails', async () => {
+    const other = await keygen('ML-DSA-44', 'usage-other');
+    const r = await pqid(['verify', '--jwks', other.pub, '--alg', 'ML-DSA-44', token]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/ERR_JWKS_NO_MATCHING_KEY|ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
+  });
+});
+
+describe('sign', () => {
+  it('refuses a public key, bad claims and bad spans', async () => {
+    const keys = await keygen('ML-DSA-44', 'sign');
+    const pub = await pqid(['sign', '--key', keys.pub], '{}');
+    expect(pub.code).toBe(1);
+    expect(pub.stderr).toContain('ERR_NOT_A_PRIVATE_KEY');
+    const arr = await pqid(['sign', '--key', keys.priv], '[1,2]');
+    expect(arr.code).toBe(1);
+    expect(arr.stderr).toContain('ERR_CLAIMS_INVALID');
+    const junk = await pqid(['sign', '--key', keys.priv], '{not json');
+    expect(junk.code).toBe(1);
+    expect(junk.stderr).toContain('ERR_INPUT_NOT_JSON');
+    expect((await pqid(['sign', '--key', keys.priv, '--exp', '10 parsecs'], '{}')).code).toBe(2);
+    expect((await pqid(['sign'], '{}')).code).toBe(2);
+    // Empty stdin is an empty claims set.
+    const empty = await pqid(['sign', '--key', keys.priv, '--sub', 'bob']);
+    expect(empty.code).toBe(0);
+    for (const r of [pub, arr, junk]) expect(r.stderr + r.stdout).not.toContain(keys.privJwk.priv as string);
+  });
+});
+
+describe('inspect', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = await sign(await keygen('ML-DSA-65', 'inspect'));
+  });
+
+  it('prints header, claims, segment sizes and where the token fits', async () => {
+    const r = await pqid(['inspect', token]);
+    expect(r.code).toBe(0);
+    const i = inspectToken(token);
+    expect(r.stdout).toContain('"alg": "ML-DSA-65"');
+    expect(r.stdout).toContain('"sub": "alice"');
+    expect(r.stdout).toMatch(new RegExp(`signature\\s+${i.bytes.signature}\\s+${i.bytes.signatureRaw}`));
+    expect(r.stdout).toMatch(new RegExp(`token \\(with dots\\)\\s+${i.bytes.token}\\b`));
+    expect(r.stdout).toMatch(/one cookie .*\s4096\s+does not fit/);
+    expect(r.stdout).toMatch(/Authorization: Bearer .*\s8190\s+fits/);
+    expect(r.stdout).toMatch(/URL, conservative .*\s2048\s+does not fit/);
+    expect(r.stdout).toMatch(/8000\s+fits/);
+  });
+
+  it('--json is exactly inspectToken(token), token from stdin', async () => {
+    const r = await pqid(['inspect', '--json'], `${token}\n`);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(inspectToken(token))));
+  });
+
+  it('a non-JWS fails with exit 1 and a code, no stack', async () => {
+    for (const bad of ['abc', 'bm90anNvbg.e30.AA', '!!.e30.AA']) {
+      const r = await pqid(['inspect', bad]);
+      expect(r.code, bad).toBe(1);
+      expect(r.stderr).toContain('ERR_JWS_INVALID');
+      expect(r.stderr).not.toMatch(NO_STACK);
+    }
+  });
+});
+
+describe('keygen', () => {
+  const SEED = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+
+  it('--seed is deterministic (ML-DSA), and different seeds give different keys', async () => {
+    const a = await pqid(['keygen', '--alg', 'ML-DSA-65', '--seed', SEED]);
+    const b = await pqid(['keygen', '--alg', 'ML-DSA-65', '--seed', SEED]);
+    const c = await pqid(['keygen', '--alg', 'ML-DSA-65', '--seed', SEED.replace(/^00/, 'ff')]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).not.toBe(c.stdout);
+    expect(JSON.parse(a.stdout).priv).toBe(Buffer.from(SEED, 'hex').toString('base64url'));
+  });
+
+  it('--seed with --traditional-secret is deterministic for composites', async () => {
+    const args = ['keygen', '--alg', 'ML-DSA-44-Ed25519', '--seed', SEED, '--traditional-secret', SEED];
+    const [a, b] = await Promise.all([pqid(args), pqid(args)]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it('--out writes the private JWK with mode 0600 and never overwrites', async () => {
+    const out = join(dir, 'out.priv.json');
+    const r = await pqid(['keygen', '--alg', 'ML-DSA-44', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+    const again = await pqid(['keygen', '--alg', 'ML-DSA-44', '--out', out]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('EEXIST');
+  });
+
+  it('rejects bad input as usage errors', async () => {
+    expect((await pqid(['keygen', '--alg', 'ML-DSA-65', '--seed', 'abcd'])).code).toBe(2);
+    expect((await pqid(['keygen', '--alg', 'ML-DSA-65', '--seed', 'zz'])).code).toBe(2);
+    expect((await pqid(['keygen', '--alg', 'ES256', '--seed', SEED])).code).toBe(2);
+    expect((await pqid(['keygen', '--alg', 'NOPE'])).code).toBe(2);
+    expect((await pqid(['keygen'])).code).toBe(2);
+  });
+});
+
+describe('listings and help', () => {
+  it('algorithms and backends print tables, --json parses', async () => {
+    const a = await pqid(['algorithms']);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toMatch(/ML-DSA-65\s+ml-dsa\s+yes\s+AKP\s+1952\s+32\s+3309/);
+    const aj = JSON.parse((await pqid(['algorithms', '--json'])).stdout);
+    expect(aj.map((e: { alg: string }) => e.alg)).toContain('ML-DSA-87-Ed448');
+    const b = await pqid(['backends']);
+    expect(b.code).toBe(0);
+    expect(b.stdout).toMatch(/^noble\s+yes/m);
+    expect(b.stdout).toMatch(/SLH-DSA\s+external μ/);
+    expect(a.stdout).toMatch(/SLH-DSA-SHA2-128s\s+slh-dsa\s+yes\s+AKP\s+32\s+64\s+7856/);
+    const bj = JSON.parse((await pqid(['backends', '--json'])).stdout);
+    expect(bj.map((e: { name: string }) => e.name)).toEqual(['native', 'node', 'noble', 'native-ref']);
+  });
+
+  it('--help works for the tool and every command; unknown commands are usage errors', async () => {
+    const top = await pqid(['--help']);
+    expect(top.code).toBe(0);
+    for (const cmd of ['keygen', 'sign', 'verify', 'inspect', 'algorithms', 'backends']) {
+      expect(top.stdout).toContain(cmd);
+      const h = await pqid([cmd, '--help']);
+      expect(h.code, cmd).toBe(0);
+      expect(h.stdout).toContain(`pqid ${cmd}`);
+    }
+    expect((await pqid(['frobnicate'])).code).toBe(2);
+    expect((await pqid([])).code).toBe(2);
+  });
+});
+
+describe('backend settings from the environment', () => {
+  it('PQID_BACKEND prefers a backend; a bad value is a configuration error, not a crash', async () => {
+    const b = await pqid(['backends'], '', { PQID_BACKEND: 'noble' });
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stdout).toMatch(/^noble\s+yes\s+\*/m);
+    expect(b.stdout).toContain('PQID_BACKEND=noble is set');
+    const bad = await pqid(['backends'], '', { PQID_BACKEND: 'fast' });
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toBe(
+      'pqid: ERR_CONFIG: PQID_BACKEND must be one of native, node, noble, native-ref; got "fast"\n',
+    );
+    const composites = await pqid(['algorithms'], '', { PQID_NATIVE_COMPOSITES: 'sometimes' });
+    expect(composites.code).toBe(1);
+    expect(composites.stderr).toContain('ERR_CONFIG: PQID_NATIVE_COMPOSITES must be auto, whole or split');
+    expect(composites.stderr).not.toMatch(NO_STACK);
+  });
+});
