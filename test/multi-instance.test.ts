@@ -29,8 +29,13 @@ import { StorageUnavailable } from '../idp/src/storage/errors.ts';
 import { basicAuth, DEMO_REDIRECT, form, KEK, pkce, tempDir, testConfig } from '../idp/test/helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
+  enrolFirstPasskey,
+  enrolmentCode,
   get,
   Jar,
+  passkey,
+  passkeyTokens,
   postForm,
   postJson,
   signInToAccount,
@@ -465,10 +470,16 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
   });
 
   it('runs a passkey ceremony across instances; a challenge is consumed once when A and B race', async () => {
-    await a.ctx.accounts.create({ username: 'ivan', password: 'pw ivan' });
-    // Registration: options at A, the credential posted at B.
+    const ivan = await a.ctx.accounts.create({ username: 'ivan', password: 'pw ivan' });
+    // Registration: the enrolment code issued through A's store, redeemed at B; options at A,
+    // the credential posted at B.
     const jar = new Jar();
     await signInToAccount(a.app, jar, 'ivan', 'pw ivan');
+    const code = await enrolmentCode(a.ctx, ivan.sub);
+    const enrolCsrf = csrfOf((await get(b.app, jar, '/account')).body);
+    expect((await postForm(b.app, jar, '/account/enrol', { csrf: enrolCsrf, code })).headers.location).toBe(
+      '/account?done=enrolled',
+    );
     const csrf = csrfOf((await get(b.app, jar, '/account')).body);
     const options = (await postJson(a.app, jar, '/account/passkeys/options', { csrf })).json();
     const authenticator = new SoftAuthenticator({ origin: ISSUER });
@@ -506,6 +517,45 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database', () => {
       ).toHaveLength(1);
       expect(codes.every((c) => c === 303 || c === 401 || c === 400)).toBe(true);
     }
+  });
+
+  it('a passkey removed at A ends the session it signed in at B and revokes its refresh token there', async () => {
+    const account = await a.ctx.accounts.create({ username: 'walter', password: 'pw walter' });
+    const authenticator = new SoftAuthenticator({ origin: ISSUER });
+    expect(
+      (await enrolFirstPasskey(a, account, 'pw walter', authenticator, 'ML-DSA-44')).headers.location,
+    ).toBe('/account?done=added');
+    // Signed in at B with the passkey: a session, and a refresh token from B's token endpoint.
+    const { jar: j, tokens } = await passkeyTokens(b.app, authenticator);
+    const silent = async () =>
+      new URL(
+        (await get(b.app, j, demoAuthorize({ prompt: 'none' }).url)).headers.location as string,
+      ).searchParams.has('code');
+    expect(await silent()).toBe(true);
+    // Removed at A, from another session the passkey signed in there.
+    const manager = new Jar();
+    expect(
+      (await passkey(a.app, manager, await startSignIn(a.app, manager, '/account'), authenticator)).headers
+        .location,
+    ).toBe('/account');
+    const csrf = csrfOf((await get(a.app, manager, '/account')).body);
+    const removed = await postForm(a.app, manager, '/account/passkeys/remove', {
+      csrf,
+      id: authenticator.credential().b64,
+    });
+    expect(removed.headers.location).toBe('/account?done=removed');
+    // B honours nothing it made.
+    expect(await silent()).toBe(false);
+    const refreshed = await b.app.inject({
+      method: 'POST',
+      url: '/token',
+      ...form(
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+        { authorization: demoAuth },
+      ),
+    });
+    expect(refreshed.statusCode).toBe(400);
+    expect(refreshed.json().error).toBe('invalid_grant');
   });
 
   it('accepts a DPoP proof once when A and B race for it (shared jti replay cache)', async () => {

@@ -1,7 +1,8 @@
 /**
  * Passkeys in a real browser: headless Chromium with a virtual authenticator (the DevTools
  * WebAuthn domain through playwright-core) runs passkey.js on the IdP's pages. A user signs in
- * with a password through the example RP, registers a passkey on the IdP's account page, then
+ * with a password through the example RP, registers a passkey on the IdP's account page (with the
+ * enrolment code an operator issued), then
  * signs in with it and no password; the RP shows acr/amr from its ML-DSA-65 ID token. A client
  * demanding two factors gets password plus passkey. With JavaScript off, the password still works.
  *
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
 import { createRp } from '../examples/oidc-rp/rp.js';
 import { type Idp, registerClient } from '../idp/src/app.ts';
+import { enrolmentCode } from '../idp/test/passkey-helpers.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
@@ -107,10 +109,18 @@ describe.skipIf(skipBrowser)('passkeys in Chromium with a virtual authenticator'
     expect(await text(page, '#acr')).toBe('urn:pqid:acr:1fa');
     expect(await text(page, '#amr')).toBe('pwd');
 
-    // The IdP session is fresh: the account page opens without asking again.
+    // The IdP session is fresh: the account page opens without asking again. A first passkey
+    // takes more than the password: the operator's enrolment code (`pqid passkeys enrol grace`).
     await page.goto(`${issuer}/account`);
-    await page.waitForSelector('button[data-passkey-start]', { state: 'visible' });
     expect(await page.isVisible('text=You have no passkeys yet')).toBe(true);
+    expect(await page.isVisible('button[data-passkey-start]')).toBe(false);
+    const grace = (await idp.ctx.accounts.findByUsername('grace'))?.sub as string;
+    await page.fill('#enrolment-code', await enrolmentCode(idp.ctx, grace));
+    await Promise.all([
+      page.waitForURL(/\/account\?done=enrolled$/),
+      page.click('form[action$="/enrol"] button'),
+    ]);
+    await page.waitForSelector('button[data-passkey-start]', { state: 'visible' });
     await page.fill('#passkey-name', 'Chromium virtual authenticator');
     await Promise.all([page.waitForURL(/\/account\?done=added$/), page.click('button[data-passkey-start]')]);
     expect(await text(page, '[role="status"]')).toBe('Your passkey was added.');

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
 import { createRp } from '../examples/oidc-rp/rp.js';
 import { type Idp, registerClient } from '../idp/src/app.ts';
+import { enrolmentCode } from '../idp/test/passkey-helpers.ts';
 import {
   type CreationOptions,
   type RequestOptions,
@@ -56,9 +57,9 @@ afterAll(async () => {
 
 const cell = (html: string, id: string) => new RegExp(`id="${id}">([^<]*)<`).exec(html)?.[1];
 
-/** Sign in with the password on the IdP's account page and register a passkey there. */
+/** Sign in with the password on the IdP's account page, redeem an enrolment code, register a passkey. */
 async function register(username: string, alg: SoftAlg): Promise<SoftAuthenticator> {
-  await idp.ctx.accounts.create({ username, password: `pw ${username}` });
+  const account = await idp.ctx.accounts.create({ username, password: `pw ${username}` });
   const b = new HttpClient();
   const { url: loginUrl, res: loginPage } = await b.follow(`${issuer}/account`);
   const login = await b.postForm(`${loginUrl}/login`, {
@@ -66,8 +67,14 @@ async function register(username: string, alg: SoftAlg): Promise<SoftAuthenticat
     username,
     password: `pw ${username}`,
   });
-  const { res: account } = await b.follow(loginUrl, login);
-  const csrf = csrfIn(await account.text());
+  const { res: page } = await b.follow(loginUrl, login);
+  // A first passkey takes the operator's enrolment code as well (`pqid passkeys enrol`).
+  const enrolled = await b.postForm(`${issuer}/account/enrol`, {
+    csrf: csrfIn(await page.text()),
+    code: await enrolmentCode(idp.ctx, account.sub),
+  });
+  expect(enrolled.headers.get('location')).toBe('/account?done=enrolled');
+  const csrf = csrfIn(await (await b.follow(`${issuer}/account`)).res.text());
   const options = (await (
     await b.postJson(`${issuer}/account/passkeys/options`, { csrf })
   ).json()) as CreationOptions;

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSp, idpCertificateFromMetadata } from '../examples/saml-sp/sp.js';
 import type { Idp } from '../idp/src/app.ts';
 import { registerSamlSp } from '../idp/src/saml/sps.ts';
+import { enrolmentCode } from '../idp/test/passkey-helpers.ts';
 import {
   type CreationOptions,
   type RequestOptions,
@@ -100,8 +101,13 @@ async function postToSp(b: HttpClient, html: string) {
 
 describe('node-saml SP asking for REFEDS MFA', () => {
   it('the password, then the ML-DSA passkey; the SP accepts an assertion saying REFEDS MFA', async () => {
-    await idp.ctx.accounts.create({ username: 'judy', password: 'pw judy', email: 'judy@example.com' });
-    // Register the passkey on the account page (password sign-in; the account had none).
+    const judy = await idp.ctx.accounts.create({
+      username: 'judy',
+      password: 'pw judy',
+      email: 'judy@example.com',
+    });
+    // Register the passkey on the account page (password sign-in and the operator's enrolment
+    // code: the account had none).
     const reg = new HttpClient();
     const { url: loginUrl, res: loginPage } = await reg.follow(`${issuer}/account`);
     const login = await reg.postForm(`${loginUrl}/login`, {
@@ -109,7 +115,12 @@ describe('node-saml SP asking for REFEDS MFA', () => {
       username: 'judy',
       password: 'pw judy',
     });
-    const csrf = csrfIn(await (await reg.follow(loginUrl, login)).res.text());
+    const enrolled = await reg.postForm(`${issuer}/account/enrol`, {
+      csrf: csrfIn(await (await reg.follow(loginUrl, login)).res.text()),
+      code: await enrolmentCode(idp.ctx, judy.sub),
+    });
+    expect(enrolled.headers.get('location')).toBe('/account?done=enrolled');
+    const csrf = csrfIn(await (await reg.follow(`${issuer}/account`)).res.text());
     const options = (await (
       await reg.postJson(`${issuer}/account/passkeys/options`, { csrf })
     ).json()) as CreationOptions;

@@ -96,9 +96,12 @@ export async function browserLogin(
   if (r3.statusCode !== 303) throw new Error(`login post: ${r3.statusCode} ${r3.body}`);
   const session = r3.cookies.find((c) => c.name === 'pqid_session');
   let location = r3.headers.location as string;
-  // offline_access (first time) and prompt=consent lead to the consent page: answer it.
+  // offline_access (first time) and prompt=consent lead to the consent page: answer it, with the
+  // cookies a browser sends there (the question belongs to the session just made).
   if (location.startsWith('/interaction/')) {
-    const next = cookieHeader(r3.cookies.filter((c) => c.name === 'pqid_interaction'));
+    const next = cookieHeader(
+      r3.cookies.filter((c) => c.name === 'pqid_interaction' || c.name === 'pqid_session'),
+    );
     location = await answerConsent(app, location, next, opts.consent ?? 'allow');
   }
   return {

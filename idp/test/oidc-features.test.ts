@@ -101,7 +101,10 @@ describe('OIDC features (inject)', () => {
       const r = await toConsent('other');
       expect(r.statusCode).toBe(303);
       expect(r.headers.location).toMatch(/^\/interaction\//);
-      const cookie = cookieHeader(r.cookies.filter((c) => c.name === 'pqid_interaction'));
+      // What a browser sends to the consent page: the interaction and the session just made.
+      const cookie = cookieHeader(
+        r.cookies.filter((c) => c.name === 'pqid_interaction' || c.name === 'pqid_session'),
+      );
       const page = await app.inject({ url: r.headers.location as string, headers: { cookie } });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<html lang="en">');

@@ -10,11 +10,13 @@ import { createLocalJWKSet, type Jwk, verifyJwt } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from '../src/accounts/accounts.ts';
-import { Passkeys } from '../src/signin/passkeys/credentials.ts';
+import { Passkeys, passkeysOf } from '../src/signin/passkeys/credentials.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
-import { basicAuth, DEMO_REDIRECT, form, pkce, startTestIdp } from './helpers.ts';
+import { basicAuth, DEMO_REDIRECT, form, startTestIdp } from './helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
+  enrolmentCode,
   get,
   Jar,
   ORIGIN,
@@ -23,6 +25,7 @@ import {
   password,
   postForm,
   postJson,
+  redeemEnrolment,
   registerPasskey,
   signInToAccount,
   startSignIn,
@@ -56,14 +59,25 @@ async function newUser(): Promise<Account & { password: string }> {
   return { ...(await t.idp.ctx.accounts.create({ username, password: pw, name: username })), password: pw };
 }
 
+/**
+ * Signed in to the account page with the password, and an operator's enrolment code redeemed:
+ * the session may add the account's first passkey.
+ */
+async function enrolled(user: Account & { password: string }): Promise<Jar> {
+  const jar = new Jar();
+  await signInToAccount(app, jar, user.uid, user.password);
+  const r = await redeemEnrolment(app, jar, await enrolmentCode(t.idp.ctx, user.sub));
+  expect(r.headers.location).toBe('/account?done=enrolled');
+  return jar;
+}
+
 /** A user with one registered passkey of `alg`, and the authenticator holding it. */
 async function userWithPasskey(
   alg: SoftAlg,
   opts: ConstructorParameters<typeof SoftAuthenticator>[0] = { origin: ORIGIN },
 ) {
   const user = await newUser();
-  const jar = new Jar();
-  await signInToAccount(app, jar, user.uid, user.password);
+  const jar = await enrolled(user);
   const authenticator = new SoftAuthenticator(opts);
   const r = await registerPasskey(app, jar, authenticator, alg);
   expect(r.statusCode, r.body).toBe(303);
@@ -74,21 +88,7 @@ async function userWithPasskey(
 const stored = async (accountId: string) =>
   t.idp.ctx.storage.adapter('WebAuthnCredential').listByUid(accountId);
 
-function authorizeUrl(extra: Record<string, string> = {}) {
-  const { verifier, challenge } = pkce();
-  const q = new URLSearchParams({
-    client_id: 'demo-client',
-    redirect_uri: DEMO_REDIRECT,
-    response_type: 'code',
-    scope: 'openid',
-    state: 'st',
-    nonce: 'nn',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
-  return { url: `/authorize?${q}`, verifier };
-}
+const authorizeUrl = (extra: Record<string, string> = {}) => demoAuthorize({ nonce: 'nn', ...extra });
 
 async function idTokenClaims(location: string, verifier: string) {
   const code = new URL(location).searchParams.get('code');
@@ -172,8 +172,7 @@ describe('registration and passwordless sign-in, every algorithm', () => {
 
   it('packed self attestation by an ML-DSA-65 key verifies; with a bad signature it does not', async () => {
     const user = await newUser();
-    const jar = new Jar();
-    await signInToAccount(app, jar, user.uid, user.password);
+    const jar = await enrolled(user);
     const authenticator = new SoftAuthenticator({ origin: ORIGIN, fmt: 'packed' });
     const bad = await registerPasskey(app, jar, authenticator, 'ML-DSA-65', { badSignature: true });
     expect(bad.statusCode).toBe(400);
@@ -185,8 +184,7 @@ describe('registration and passwordless sign-in, every algorithm', () => {
 
   it('a name chosen by the user is kept (control characters dropped, 64 characters at most)', async () => {
     const user = await newUser();
-    const jar = new Jar();
-    await signInToAccount(app, jar, user.uid, user.password);
+    const jar = await enrolled(user);
     const authenticator = new SoftAuthenticator({ origin: ORIGIN });
     await registerPasskey(
       app,
@@ -208,8 +206,7 @@ describe('registration and passwordless sign-in, every algorithm', () => {
 
   it('offers exactly the configured algorithms, ML-DSA first, with the challenge lifetime as timeout', async () => {
     const user = await newUser();
-    const jar = new Jar();
-    await signInToAccount(app, jar, user.uid, user.password);
+    const jar = await enrolled(user);
     const csrf = csrfOf((await get(app, jar, '/account')).body);
     const options = (await postJson(app, jar, '/account/passkeys/options', { csrf })).json();
     expect(options.pubKeyCredParams.map((p: { alg: number }) => p.alg)).toEqual([
@@ -267,8 +264,9 @@ describe('authentication: each check violated alone is refused', () => {
         [
           'a cross-origin iframe',
           () => ({ crossOrigin: true, topOrigin: 'http://evil.example' }),
-          'verification_failed',
+          'cross_origin',
         ],
+        ['a cross-origin iframe, no topOrigin reported', () => ({ crossOrigin: true }), 'cross_origin'],
         ['no user presence', () => ({ up: false }), 'verification_failed'],
         ['no user verification (passwordless needs it)', () => ({ uv: false }), 'user_verification_required'],
         ['a corrupted signature', () => ({ badSignature: true }), 'verification_failed'],
@@ -450,8 +448,7 @@ describe('registration: each check violated alone is refused', () => {
   let authenticator: SoftAuthenticator;
   beforeAll(async () => {
     user = await newUser();
-    jar = new Jar();
-    await signInToAccount(app, jar, user.uid, user.password);
+    jar = await enrolled(user);
     authenticator = new SoftAuthenticator({ origin: ORIGIN });
   });
   beforeEach(async () => {
@@ -695,11 +692,7 @@ describe('pages without JavaScript, and the one script', () => {
 describe('passkey records', () => {
   it('a use recorded while the passkey is being removed does not bring it back', async () => {
     const { user, authenticator } = await userWithPasskey('ML-DSA-44');
-    const factor = new Passkeys(
-      t.idp.ctx.storage.adapter('WebAuthnCredential'),
-      t.idp.ctx.storage.adapter('Lock'),
-      300,
-    );
+    const factor = passkeysOf(t.idp.ctx);
     const id = authenticator.credential().b64;
     const before = await factor.find(id);
     expect(before).toBeDefined();
@@ -719,6 +712,7 @@ describe('passkey records', () => {
       },
       t.idp.ctx.storage.adapter('Lock'),
       300,
+      factor.uses,
     );
     await racing.recordUse(before as NonNullable<typeof before>, { counter: 5, backedUp: true, at: 1 });
     expect(await factor.find(id)).toBeUndefined();

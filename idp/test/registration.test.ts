@@ -405,7 +405,9 @@ describe('dynamic client registration (inject)', () => {
       });
       expect(new URL(silent.headers.location as string).searchParams.get('error')).toBe('consent_required');
       const interaction = cookieHeader(r2.cookies.filter((c) => c.name === 'pqid_interaction'));
-      const back = new URL(await answerConsent(a, r2.headers.location as string, interaction, 'allow'));
+      const back = new URL(
+        await answerConsent(a, r2.headers.location as string, `${interaction}; ${session}`, 'allow'),
+      );
       expect(back.searchParams.get('code')).toBeTruthy();
       // Consent is remembered for the scopes allowed; a scope beyond them is asked again.
       const again = await a.inject({

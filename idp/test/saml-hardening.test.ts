@@ -114,7 +114,8 @@ function expectErrorPage(
 ) {
   expect(r.statusCode).toBe(400);
   expect(r.headers.location).toBeUndefined();
-  expect(r.body).not.toContain('SAMLResponse');
+  // No Response is posted anywhere (the message may name the parameter it refused).
+  expect(r.body).not.toContain('name="SAMLResponse"');
   expect(r.body).toContain(code);
 }
 
@@ -186,16 +187,14 @@ describe('finding 4: front-channel LogoutRequests must be authenticated', () => 
     expect(await stillSignedIn(session)).toBe(false);
   });
 
-  it('a signed LogoutRequest naming another user: Requester, the session survives', async () => {
+  it('a signed LogoutRequest naming another user: the question, the session survives', async () => {
     const { session } = await signedIn(SIGNED_SP, SIGNED_ACS);
     const xml = logoutRequestXml({
       nameId: 'someone-else',
       format: NAMEID_FORMAT.persistent,
       issuer: SIGNED_SP,
     });
-    const r = await inject(redirectSigned('/saml/slo', xml), session);
-    expect(r.statusCode).toBe(200);
-    expect(responseOf(r.body)).toContain(STATUS.requester);
+    expectConfirmPage(await inject(redirectSigned('/saml/slo', xml), session));
     expect(await stillSignedIn(session)).toBe(true);
   });
 
@@ -358,5 +357,111 @@ describe('finding 2: requests whose shape would cost quadratic work are refused 
       payload: body,
     });
     expectErrorPage(r, 'request_too_complex');
+  });
+});
+
+describe('a signed LogoutRequest must be bound to this session', () => {
+  it('from an SP that took no part in the session, with any transient NameID: the question, nothing ends', async () => {
+    const { session } = await signedIn();
+    const xml = logoutRequestXml({ nameId: '_anyone', format: NAMEID_FORMAT.transient, issuer: SIGNED_SP });
+    expectConfirmPage(await inject(redirectSigned('/saml/slo', xml), session));
+    expect(await stillSignedIn(session)).toBe(true);
+  });
+
+  it("naming the user's persistent NameID, from an SP that took part only in an earlier session: the question", async () => {
+    // The SP learnt the user's identifier in an earlier session…
+    const earlier = await signedIn(SIGNED_SP, SIGNED_ACS);
+    expect(earlier.format).toBe(NAMEID_FORMAT.persistent);
+    // …and this session went through another SP only.
+    const { session } = await signedIn();
+    const xml = logoutRequestXml({ nameId: earlier.nameId, format: earlier.format, issuer: SIGNED_SP });
+    expectConfirmPage(await inject(redirectSigned('/saml/slo', xml), session));
+    expect(await stillSignedIn(session)).toBe(true);
+    expect(await stillSignedIn(earlier.session)).toBe(true);
+  });
+
+  it('a transient NameID from an SP that took part: its SessionIndex ends the session, without it the question', async () => {
+    const transient = async () => {
+      const request = authnRequestXml({
+        issuer: SIGNED_SP,
+        acs: SIGNED_ACS,
+        format: NAMEID_FORMAT.transient,
+      });
+      const r = await samlLogin(t.idp.app, redirectSigned('/saml/sso', request));
+      const xml = responseOf(r.body);
+      return {
+        session: r.session,
+        nameId: /<saml:NameID[^>]*>([^<]+)</.exec(xml)?.[1] as string,
+        sessionIndex: /SessionIndex="([^"]+)"/.exec(xml)?.[1] as string,
+      };
+    };
+    const a = await transient();
+    const without = logoutRequestXml({
+      nameId: a.nameId,
+      format: NAMEID_FORMAT.transient,
+      issuer: SIGNED_SP,
+    });
+    expectConfirmPage(await inject(redirectSigned('/saml/slo', without), a.session));
+    expect(await stillSignedIn(a.session)).toBe(true);
+    const b = await transient();
+    const withIndex = logoutRequestXml({
+      nameId: b.nameId,
+      format: NAMEID_FORMAT.transient,
+      issuer: SIGNED_SP,
+      sessionIndex: b.sessionIndex,
+    });
+    const r = await inject(redirectSigned('/saml/slo', withIndex), b.session);
+    expect(responseOf(r.body)).toContain(STATUS.success);
+    expect(await stillSignedIn(b.session)).toBe(false);
+  });
+
+  it('the SessionIndex another session was given does not end this one', async () => {
+    const a = await signedIn(SIGNED_SP, SIGNED_ACS);
+    const b = await signedIn(SIGNED_SP, SIGNED_ACS);
+    expect(a.sessionIndex).not.toBe(b.sessionIndex);
+    const xml = logoutRequestXml({
+      nameId: '_x',
+      format: NAMEID_FORMAT.transient,
+      issuer: SIGNED_SP,
+      sessionIndex: a.sessionIndex,
+    });
+    expectConfirmPage(await inject(redirectSigned('/saml/slo', xml), b.session));
+    expect(await stillSignedIn(b.session)).toBe(true);
+  });
+});
+
+describe('a Redirect-binding query holds only the binding parameters', () => {
+  const extra = (url: string, param: string) => `${url}&${param}`;
+  const aResponse = `SAMLResponse=${encodeURIComponent(Buffer.from('<samlp:Response/>').toString('base64'))}`;
+
+  it.each([
+    ['a SAMLResponse beside the signed SAMLRequest', aResponse, 'unexpected_parameter'],
+    ['an unknown parameter', 'foo=bar', 'unexpected_parameter'],
+    ['a percent-encoded parameter name', 'SAML%52esponse=x', 'unexpected_parameter'],
+    ['a second Signature', 'Signature=AAAA', 'invalid_request'],
+  ])('a signed AuthnRequest with %s: refused with an error page', async (_what, param, code) => {
+    const url = extra(
+      redirectSigned('/saml/sso', authnRequestXml({ issuer: SIGNED_SP, acs: SIGNED_ACS })),
+      param,
+    );
+    expectErrorPage(await inject(url), code);
+  });
+
+  it('the same request without it is accepted; an unsigned one with it is refused too', async () => {
+    const ok = await inject(
+      redirectSigned('/saml/sso', authnRequestXml({ issuer: SIGNED_SP, acs: SIGNED_ACS })),
+    );
+    expect(ok.statusCode).toBe(303);
+    expectErrorPage(await inject(extra(ssoUrl(authnRequestXml()), aResponse)), 'unexpected_parameter');
+  });
+
+  it('a signed LogoutRequest with a SAMLResponse beside it: refused, the session survives', async () => {
+    const { session, nameId, format } = await signedIn(SIGNED_SP, SIGNED_ACS);
+    const url = extra(
+      redirectSigned('/saml/slo', logoutRequestXml({ nameId, format, issuer: SIGNED_SP })),
+      aResponse,
+    );
+    expectErrorPage(await inject(url, session), 'unexpected_parameter');
+    expect(await stillSignedIn(session)).toBe(true);
   });
 });

@@ -27,6 +27,7 @@ import { ACR } from '../src/signin/auth-context.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
 import { basicAuth, form, pkce, startTestIdp } from './helpers.ts';
 import {
+  enrolFirstPasskey,
   get,
   Jar,
   ORIGIN,
@@ -34,8 +35,6 @@ import {
   passkey,
   password,
   postForm,
-  registerPasskey,
-  signInToAccount,
   startSignIn,
 } from './passkey-helpers.ts';
 import { SoftAuthenticator } from './webauthn-authenticator.ts';
@@ -139,9 +138,8 @@ async function user(withPasskey: boolean) {
   const account = await t.idp.ctx.accounts.create({ username, password: pw });
   const authenticator = new SoftAuthenticator({ origin: ORIGIN, backupEligible: false });
   if (withPasskey) {
-    const jar = new Jar();
-    await signInToAccount(app, jar, username, pw);
-    expect((await registerPasskey(app, jar, authenticator, 'ML-DSA-65')).statusCode).toBe(303);
+    const r = await enrolFirstPasskey(t.idp, account, pw, authenticator, 'ML-DSA-65');
+    expect(r.statusCode).toBe(303);
   }
   return { sub: account.sub, username, pw, authenticator };
 }

@@ -72,7 +72,8 @@ describe('authentication context', () => {
   it('max_age: met up to and including the limit, not one second past it', () => {
     expect(unmetBy(pwd, { maxAge: 100 }, now)).toBeUndefined();
     expect(unmetBy(pwd, { maxAge: 99 }, now)).toBe('max_age');
-    expect(unmetBy(authContext('acct', now, ['pwd']), { maxAge: 0 }, now)).toBeUndefined();
+    // max_age=0 is prompt=login (OIDC Core §3.1.2.1): not met even within the sign-in's second.
+    expect(unmetBy(authContext('acct', now, ['pwd']), { maxAge: 0 }, now)).toBe('max_age');
   });
 
   it('authenticatedSince: met from that second on, not before', () => {
@@ -142,7 +143,7 @@ describe('SignIn (inject)', () => {
     const check = await new SignIn(t.idp.ctx).check(sessionRequest(id));
     expect(check).toEqual({
       ok: true,
-      auth: { accountId: account?.sub, authTime, amr: ['pwd'], acr: ACR.oneFactor },
+      auth: { accountId: account?.sub, authTime, amr: ['pwd'], acr: ACR.oneFactor, session: tokenId(id) },
     });
     const r = await app.inject({
       url: `/authorize?${new URLSearchParams(authorizeQuery())}`,

@@ -4,6 +4,7 @@
  * sign-in; a password alone never yields a token or an assertion that needs two factors; what
  * is reported (acr, amr, auth_time; AuthnContextClassRef) is what the session really did.
  */
+import { createHash } from 'node:crypto';
 import { createLocalJWKSet, type Jwk, verifyJwt } from '@pqid/jose';
 import { verifySamlResponse } from '@pqid/xmldsig';
 import type { FastifyInstance } from 'fastify';
@@ -18,9 +19,11 @@ import { AUTHN_CONTEXT, STATUS } from '../src/saml/constants.ts';
 import { registerSamlSp } from '../src/saml/sps.ts';
 import { ACR, authContext } from '../src/signin/auth-context.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
-import { basicAuth, DEMO_REDIRECT, form, pkce, startTestIdp } from './helpers.ts';
+import { basicAuth, DEMO_REDIRECT, form, startTestIdp } from './helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
+  enrolFirstPasskey,
   get,
   Jar,
   ORIGIN,
@@ -28,7 +31,6 @@ import {
   passkey,
   password,
   postForm,
-  registerPasskey,
   signInToAccount,
   startSignIn,
 } from './passkey-helpers.ts';
@@ -59,27 +61,14 @@ async function user(withPasskey: boolean) {
   });
   const authenticator = new SoftAuthenticator({ origin: ORIGIN, backupEligible: false });
   if (withPasskey) {
-    const jar = new Jar();
-    await signInToAccount(app, jar, username, pw);
-    expect((await registerPasskey(app, jar, authenticator, 'ML-DSA-65')).statusCode).toBe(303);
+    const r = await enrolFirstPasskey(t.idp, account, pw, authenticator, 'ML-DSA-65');
+    expect(r.statusCode).toBe(303);
   }
   return { account, username, pw, authenticator };
 }
 
-function authorize(extra: Record<string, string> = {}, clientId = 'demo-client') {
-  const { verifier, challenge } = pkce();
-  const q = new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: DEMO_REDIRECT,
-    response_type: 'code',
-    scope: 'openid',
-    state: 'st',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
-  return { url: `/authorize?${q}`, verifier };
-}
+const authorize = (extra: Record<string, string> = {}, clientId = 'demo-client') =>
+  demoAuthorize({ client_id: clientId, ...extra });
 
 async function tokens(location: string, verifier: string, auth = demoAuth) {
   const code = new URL(location).searchParams.get('code');
@@ -317,6 +306,12 @@ describe('OIDC: a client that demands MFA', () => {
       codeChallenge: new URL(url, ORIGIN).searchParams.get('code_challenge'),
       requiredAcr: MFA,
     };
+    // A live password session for the user, and a consent parked in it by hand.
+    const jar = new Jar();
+    await signInToAccount(app, jar, u.username, u.pw);
+    const session = createHash('sha256')
+      .update(jar.cookies.get(SESSION_COOKIE) as string)
+      .digest('base64url');
     const uid = 'forged-consent-uid';
     await t.idp.ctx.storage.adapter('Interaction').upsert(
       uid,
@@ -326,7 +321,7 @@ describe('OIDC: a client that demands MFA', () => {
         clientName: 'x',
         formTargets: [],
         next: { resume: 'oidc', state: request },
-        auth: authContext(u.account.sub, Math.floor(Date.now() / 1000), ['pwd']),
+        auth: authContext(u.account.sub, Math.floor(Date.now() / 1000), ['pwd'], undefined, { session }),
         scopes: ['openid'],
       },
       600,
@@ -334,7 +329,7 @@ describe('OIDC: a client that demands MFA', () => {
     const r = await app.inject({
       method: 'POST',
       url: `/interaction/${uid}/consent`,
-      ...form({ csrf: 'c', decision: 'allow' }, { cookie: `pqid_interaction=${uid}` }),
+      ...form({ csrf: 'c', decision: 'allow' }, { cookie: `pqid_interaction=${uid}; ${jar.header}` }),
     });
     expect(errorOf(r.headers.location as string).error).toBe('unmet_authentication_requirements');
   });

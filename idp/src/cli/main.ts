@@ -1,7 +1,7 @@
 /**
  * The `pqid` command line: the token and key commands, which need nothing but @pqid/jose, and
- * `keys`, `clients` and `saml-sps`, which work on the IdP's own storage (the server may be
- * running or stopped) and load it only when run.
+ * `keys`, `clients`, `saml-sps` and `passkeys`, which work on the IdP's own storage (the server
+ * may be running or stopped) and load it only when run.
  */
 import { configure } from '@pqid/jose';
 import { ConfigError } from '../config.ts';
@@ -10,9 +10,10 @@ import { samlSps } from '../saml/cli.ts';
 import { clients } from './clients.ts';
 import { CliError, err, report } from './common.ts';
 import { keys } from './keys.ts';
+import { passkeys } from './passkeys.ts';
 import { runCli, TOKEN_COMMANDS } from './run.ts';
 
-export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps];
+export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps, passkeys];
 
 /** Runs one command line; the environment gives the ML-DSA backend settings and PQID_DEBUG. */
 export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {

@@ -161,7 +161,12 @@ export async function authorizeRoutes(
         error: UNMET,
         error_description: 'the session does not meet the required authentication context',
       });
+    // Recorded against the passkey of the sign-in, if any: removing it revokes this grant.
+    const grantId = await signIn.passkeys.newGrant(auth);
+    if (grantId === undefined)
+      return answer(reply, request, { error: 'login_required', error_description: 'the session has ended' });
     const code = await issueCode(ctx, {
+      grantId,
       clientId: request.clientId,
       accountId: auth.accountId,
       redirectUri: request.redirectUri,

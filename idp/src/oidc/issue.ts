@@ -27,6 +27,8 @@ export interface CodeInput {
   /** Methods of the sign-in (RFC 8176) and the class to report (absent in older records). */
   amr?: string[];
   acr?: string;
+  /** A grant id chosen by the caller (one recorded against the passkey of the sign-in); else a new one. */
+  grantId?: string;
 }
 
 export interface AuthorizationCodeRecord {
@@ -101,7 +103,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 export async function issueCode(ctx: IdpContext, record: CodeInput): Promise<string> {
   const code = randomToken();
-  const payload: AuthorizationCodeRecord = { ...record, grantId: randomToken(16) };
+  const payload: AuthorizationCodeRecord = { ...record, grantId: record.grantId ?? randomToken(16) };
   await ctx.storage
     .adapter('AuthorizationCode')
     .upsert(tokenId(code), payload, ctx.config.ttl.authorizationCode);

@@ -65,6 +65,31 @@ function utf8(b: Buffer): string {
 }
 
 /**
+ * A Redirect-binding query may hold the message, RelayState, SigAlg and Signature, each once and
+ * under its plain name (saml-bindings §3.4.4.1), and nothing else. The signature covers the
+ * message, RelayState and SigAlg only, so any other parameter — a second SAML message, say a
+ * `SAMLResponse` beside the `SAMLRequest`, or a percent-encoded spelling of a name that a query
+ * parser would decode — would ride along unsigned on a signed message, and whichever layer read it
+ * would act on something the SP never signed. Refused rather than ignored, signed or not: the
+ * endpoint URLs in this IdP's metadata carry no query of their own for an SP to keep.
+ */
+export function checkRedirectQuery(rawQuery: string, message: 'SAMLRequest' | 'SAMLResponse'): void {
+  const allowed = new Set([message, 'RelayState', 'SigAlg', 'Signature']);
+  const seen = new Set<string>();
+  for (const p of rawQuery.split('&')) {
+    if (p === '') continue;
+    const name = p.split('=', 1)[0] ?? '';
+    if (!allowed.has(name))
+      throw new SamlRequestError(
+        `The query carries a parameter the Redirect binding does not define here: ${JSON.stringify(name.slice(0, 40))}.`,
+        'unexpected_parameter',
+      );
+    if (seen.has(name)) throw new SamlRequestError(`The parameter ${name} occurs more than once.`);
+    seen.add(name);
+  }
+}
+
+/**
  * The octets the Redirect binding signs: `SAMLRequest=…&RelayState=…&SigAlg=…` exactly as they
  * appear, URL-encoded, in the query we received (saml-bindings §3.4.4.1) — re-encoding would
  * break signatures from SPs that encode differently.

@@ -1,15 +1,21 @@
 /**
  * What every SP → IdP request (AuthnRequest, LogoutRequest) goes through before we act on it:
- * decoding for its binding, work limits on the XML's shape (before it is parsed), XML without
- * DTDs, the issuer must be a registered SP, the SP's signature when it registered a certificate
- * (Redirect: the query string; POST: the enveloped signature, after which only the signed bytes
- * are read), Destination (required on a signed request), freshness, and a replay check on
- * (issuer, ID).
+ * a Redirect query holding nothing but the binding's parameters, decoding for its binding, work
+ * limits on the XML's shape (before it is parsed), XML without DTDs, the issuer must be a
+ * registered SP, the SP's signature when it registered a certificate (Redirect: the query
+ * string; POST: the enveloped signature, after which only the signed bytes are read),
+ * Destination (required on a signed request), freshness, and a replay check on (issuer, ID).
  */
 import { createHash } from 'node:crypto';
 import { checkXmlLimits, parseXml, SIGNATURE_URIS, verifyXml, XmlLimitExceeded } from '@pqid/xmldsig';
 import type { IdpContext } from '../context.ts';
-import { decodePost, decodeRedirect, SamlRequestError, verifyRedirectSignature } from './bindings.ts';
+import {
+  checkRedirectQuery,
+  decodePost,
+  decodeRedirect,
+  SamlRequestError,
+  verifyRedirectSignature,
+} from './bindings.ts';
 import { NS } from './constants.ts';
 import type { SamlSp, SamlSps } from './sps.ts';
 import { attr, child, children, parseInstant, text, type XmlElement } from './xml.ts';
@@ -51,6 +57,7 @@ export async function acceptSpRequest(
   const cfg = ctx.config.saml;
   if (msg.relayState !== undefined && Buffer.byteLength(msg.relayState) > 80 * 10)
     throw new SamlRequestError('RelayState is too long.');
+  if (msg.binding === 'redirect') checkRedirectQuery(msg.rawQuery ?? '', 'SAMLRequest');
   const xml =
     msg.binding === 'redirect'
       ? decodeRedirect(msg.message, cfg.maxRequestBytes)

@@ -27,6 +27,7 @@ import { samlEndpoints } from './endpoints.ts';
 import { MetadataCache } from './metadata.ts';
 import { acceptSpRequest, type IncomingMessage } from './requests.ts';
 import { signedLoginResponse, signedStatusResponse } from './response.ts';
+import { rememberSessionSp } from './session-sps.ts';
 import { SamlLogout, sessionIndexFor } from './slo.ts';
 import { type SamlSp, SamlSps } from './sps.ts';
 import { samlId } from './xml.ts';
@@ -50,6 +51,9 @@ interface SamlParams {
   SigAlg?: string;
   Signature?: string;
 }
+
+/** Everything after the first `?`, as received (a `?` may appear, unencoded, inside a value). */
+const rawQueryOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
 
 interface PendingSso extends AuthnRequestInfo {
   [member: string]: unknown;
@@ -119,7 +123,7 @@ export async function samlRoutes(
     relayState: p.RelayState,
     sigAlg: p.SigAlg,
     signature: p.Signature,
-    rawQuery: (req.raw.url ?? '').split('?')[1] ?? '',
+    rawQuery: rawQueryOf(req.raw.url ?? ''),
   });
 
   // ---- SSO ----------------------------------------------------------------------------------
@@ -226,7 +230,8 @@ export async function samlRoutes(
     const account = await ctx.accounts.find(session.accountId);
     if (!account) throw new SamlRequestError('Your account is no longer available.', 'login_required');
     const format = info.nameIdFormat ?? sp.nameIdFormat;
-    const value = nameIdFor(format, account, sp, await certs.pairwiseSalt());
+    const salt = await certs.pairwiseSalt();
+    const value = nameIdFor(format, account, sp, salt);
     if (value === undefined)
       return status(reply, sp, info, STATUS.invalidNameIdPolicy, 'No value for the requested NameID format.');
     // What the sign-in really was, in the terms the SP asked for (authn-context.ts).
@@ -254,8 +259,8 @@ export async function samlRoutes(
         nameId: { format, value },
         account,
         authTime: session.authTime,
-        // Derived from the session and the SP: what authenticates this SP's unsigned LogoutRequest.
-        sessionIndex: sessionIndexFor(cookie, sp.entityId),
+        // Derived from the session and the SP: what binds this SP's LogoutRequest to the session.
+        sessionIndex: sessionIndexFor(salt, session.sid ?? cookie, sp.entityId),
         authnContext,
         now: Date.now(),
         lifetime: ctx.config.saml.assertionLifetime,
@@ -263,6 +268,8 @@ export async function samlRoutes(
       signer,
       sp.sign,
     );
+    // This SP now takes part in the session: its signed LogoutRequest may end it (slo.ts).
+    if (session.sid !== undefined) await rememberSessionSp(ctx, session.sid, account.sub, sp.entityId);
     // Who and how, never the response itself.
     req.log.info(
       { sp: sp.entityId, alg: signer.alg, kid: signer.kid, sign: sp.sign },

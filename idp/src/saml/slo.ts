@@ -1,17 +1,24 @@
 /**
  * Single Logout, SP-initiated (saml-profiles §4.4): a LogoutRequest from a registered SP ends the
- * browser session here when it names the signed-in user, and a signed LogoutResponse goes back to
+ * browser session here when it is bound to this session, and a signed LogoutResponse goes back to
  * the SP's registered SLO URL over HTTP-POST.
  *
  * The request must be authenticated (§4.4.3.1), because the session cookie rides a cross-site
  * top-level GET (SameSite=Lax): anyone can make a browser send a LogoutRequest naming any
- * registered SP. It is authenticated when its signature was verified with the SP's registered
- * certificate, or when it carries the SessionIndex this session was given for that SP (derived
- * from the session cookie and the SP's entityID, so only the SP that received the assertion knows
- * it) and a NameID for the user. Otherwise nothing is ended: the user is asked, on a page whose
- * POST carries a CSRF token and is bound to this session, and the SP gets the answer.
+ * registered SP. And being from a registered SP is not enough: any SP with a signing certificate
+ * could otherwise sign out users who never used it. The session ends at once only when
+ *   - the request carries the SessionIndex this session was given for that SP (an HMAC of the
+ *     session id and the SP's entityID under a secret of this IdP: only that SP, which received
+ *     it in an assertion of this session, knows it) and a NameID that does not name someone
+ *     else (a transient one cannot be checked); signed or not; or
+ *   - its signature was verified with the SP's registered certificate, it names the signed-in
+ *     user by a persistent identifier (the pairwise NameID or the email address), and the SP
+ *     received an assertion in this session (session-sps.ts).
+ * Otherwise nothing is ended: the user is asked, on a page whose POST carries a CSRF token and is
+ * bound to this session, and the SP gets the answer. The same page whatever did not match, so
+ * the answer tells an SP nothing about who is signed in.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
 import { endpoints, type IdpContext } from '../context.ts';
@@ -25,6 +32,7 @@ import { NS, nameIdFormatName, STATUS } from './constants.ts';
 import type { SamlEndpoints } from './endpoints.ts';
 import { type AcceptedRequest, acceptSpRequest, type IncomingMessage } from './requests.ts';
 import { signedLogoutResponse } from './response.ts';
+import { tookPart } from './session-sps.ts';
 import type { SamlSp, SamlSps } from './sps.ts';
 import { attr, child, children, text } from './xml.ts';
 
@@ -45,25 +53,33 @@ export function readLogoutRequest(req: AcceptedRequest): LogoutRequestInfo {
 }
 
 /**
- * Does the request name this account? Persistent and email identifiers are recomputed; a
- * transient one cannot be (it is never stored), so it names whoever the request is otherwise
- * authenticated for (signature, or this session's SessionIndex).
+ * Whom the request names, against the signed-in account: `yes` for its persistent (pairwise) or
+ * email identifier, `unknown` for a transient one (never stored, so it cannot be checked), `no`
+ * for anything else or no NameID at all.
  */
-export function namesAccount(info: LogoutRequestInfo, account: Account, persistentId: string): boolean {
+export function namesAccount(
+  info: LogoutRequestInfo,
+  account: Account,
+  persistentId: string,
+): 'yes' | 'unknown' | 'no' {
   const kind = info.format ? nameIdFormatName(info.format) : undefined;
-  if (kind === 'transient') return true;
-  if (info.nameId === undefined) return false;
-  return info.nameId === persistentId || (account.email !== undefined && info.nameId === account.email);
+  if (info.nameId === undefined) return 'no';
+  if (kind === 'transient') return 'unknown';
+  return info.nameId === persistentId || (account.email !== undefined && info.nameId === account.email)
+    ? 'yes'
+    : 'no';
 }
 
 /**
- * The AuthnStatement's SessionIndex for one browser session at one SP. A digest of the session
- * cookie and the SP's entityID: never usable as the cookie, different at every SP (one SP cannot
- * present another's), and recomputable here without storing anything.
+ * The AuthnStatement's SessionIndex for one browser session at one SP: an HMAC of the session's
+ * public id (`sid`, or the cookie for sessions stored without one) and the SP's entityID under
+ * this IdP's secret salt. Different at every SP (one SP cannot present another's), the same
+ * across a step-up (which keeps the sid), and recomputable here without storing anything.
  */
-export function sessionIndexFor(sessionCookie: string, spEntityId: string): string {
-  const h = createHash('sha256').update('pqid-saml-session-index\0').update(spEntityId).update('\0');
-  return `_${h.update(sessionCookie).digest('hex').slice(0, 40)}`;
+export function sessionIndexFor(salt: Buffer, session: string, spEntityId: string): string {
+  const key = createHmac('sha256', salt).update('pqid-saml-session-index').digest();
+  const h = createHmac('sha256', key).update(spEntityId).update('\0').update(session);
+  return `_${h.digest('hex').slice(0, 40)}`;
 }
 
 interface PendingLogout {
@@ -120,20 +136,27 @@ export class SamlLogout {
       await endSession(this.#ctx, req, reply);
       return this.#answer(req, reply, sp, info.id, accepted.relayState, STATUS.success);
     }
-    const persistent = pairwiseId(await this.#certs.pairwiseSalt(), sp.entityId, account.sub);
-    const names = namesAccount(info, account, persistent);
-    if (accepted.signatureVerified) {
-      if (!names) return this.#answer(req, reply, sp, info.id, accepted.relayState, STATUS.requester);
-      await endSession(this.#ctx, req, reply);
-      return this.#answer(req, reply, sp, info.id, accepted.relayState, STATUS.success);
-    }
+    const salt = await this.#certs.pairwiseSalt();
+    const names = namesAccount(info, account, pairwiseId(salt, sp.entityId, account.sub));
     const cookie = req.cookies[SESSION_COOKIE] ?? '';
-    if (names && info.sessionIndexes.includes(sessionIndexFor(cookie, sp.entityId))) {
+    const byIndex =
+      names !== 'no' &&
+      info.sessionIndexes.includes(sessionIndexFor(salt, session.sid ?? cookie, sp.entityId));
+    const byName =
+      accepted.signatureVerified &&
+      names === 'yes' &&
+      session.sid !== undefined &&
+      (await tookPart(this.#ctx, session.sid, account.sub, sp.entityId));
+    if (byIndex || byName) {
       await endSession(this.#ctx, req, reply);
       return this.#answer(req, reply, sp, info.id, accepted.relayState, STATUS.success);
     }
-    // Not authenticated: anyone could have sent it. Ask; never end the session on it.
-    req.log.info({ sp: sp.entityId }, 'saml logout request not authenticated; asking the user');
+    // Not bound to this session: anyone could have sent it, or an SP that has no part in it. Ask;
+    // never end the session on it.
+    req.log.info(
+      { sp: sp.entityId, signed: accepted.signatureVerified },
+      'saml logout request not bound to this session; asking the user',
+    );
     const uid = randomToken(16);
     const csrf = randomToken();
     const record: PendingLogout = {

@@ -7,9 +7,10 @@
  * A success clears the username's counter but not the address's: otherwise an attacker could
  * reset their address budget by logging into an account of their own between guesses.
  *
- * Passkey ceremonies spend the same budgets (signin/passkey.ts): a failed assertion counts
- * against the address and, once the credential names its owner, against that account, and a
- * locked account or address gets no challenge and no verification.
+ * Passkey ceremonies spend the address budget only (signin/passkey.ts): a passkey cannot be
+ * guessed, and the credential ID or user handle an assertion names is no proof of anything, so
+ * charging that account would let anyone lock its owner out. A locked address gets no challenge
+ * and no verification; an account's password lockout does not stop its passkeys.
  */
 import type { LoginLimitsConfig } from './config.ts';
 import { type FailureStore, MemoryFailureStore } from './failure-store.ts';

@@ -84,6 +84,14 @@ export interface AuthContext {
    * name. Absent for sessions stored before sessions had one.
    */
   sid?: string;
+  /**
+   * The stored session record this context was read from (the digest of its cookie): every
+   * re-authentication makes a new one, so a step started in one session can tell whether that
+   * very session is still alive.
+   */
+  session?: string;
+  /** The credential ID of the passkey this sign-in used, if it used one (signin/passkeys/uses.ts). */
+  passkey?: string;
 }
 
 /** The strongest class that these methods reach. */
@@ -93,15 +101,33 @@ export function acrFor(amr: readonly string[]): string {
   return achieved;
 }
 
-export function authContext(accountId: string, authTime: number, amr: string[], sid?: string): AuthContext {
-  return { accountId, authTime, amr, acr: acrFor(amr), ...(sid !== undefined ? { sid } : {}) };
+export function authContext(
+  accountId: string,
+  authTime: number,
+  amr: string[],
+  sid?: string,
+  stored: { session?: string | undefined; passkey?: string | undefined } = {},
+): AuthContext {
+  return {
+    accountId,
+    authTime,
+    amr,
+    acr: acrFor(amr),
+    ...(sid !== undefined ? { sid } : {}),
+    ...(stored.session !== undefined ? { session: stored.session } : {}),
+    ...(stored.passkey !== undefined ? { passkey: stored.passkey } : {}),
+  };
 }
 
 /** What a protocol needs of the browser's session; an empty need is met by any session. */
 export interface SignInNeed {
   /** Authenticate again even with a live session (OIDC `prompt=login`, SAML ForceAuthn). */
   reauthenticate?: boolean;
-  /** Seconds since the last authentication, at most (OIDC `max_age`). */
+  /**
+   * Seconds since the last authentication, at most (OIDC `max_age`). 0 means authenticate now,
+   * as `prompt=login` does (OIDC Core §3.1.2.1): within the same second of a sign-in the elapsed
+   * time is 0 as well, and that sign-in must not count.
+   */
   maxAge?: number;
   /** Authenticated at or after this epoch second (a forced login coming back to its protocol). */
   authenticatedSince?: number;
@@ -118,7 +144,7 @@ export type Unmet = 'reauthenticate' | 'max_age' | 'authenticated_since' | 'acr'
 /** The first part of `need` that `auth` fails, or undefined when it meets all of it. */
 export function unmetBy(auth: AuthContext, need: SignInNeed, now: number): Unmet | undefined {
   if (need.reauthenticate) return 'reauthenticate';
-  if (need.maxAge !== undefined && now - auth.authTime > need.maxAge) return 'max_age';
+  if (need.maxAge !== undefined && (need.maxAge === 0 || now - auth.authTime > need.maxAge)) return 'max_age';
   if (need.authenticatedSince !== undefined && auth.authTime < need.authenticatedSince)
     return 'authenticated_since';
   if (need.acr !== undefined && need.acr.length > 0) {

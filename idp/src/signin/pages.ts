@@ -102,7 +102,7 @@ export function unmetPage(input: UnmetPageInput): string {
     'A passkey is required',
     `<h1>A passkey is required</h1>
 <p role="alert"><strong>${escapeHtml(input.clientName)}</strong> requires a sign-in with two factors (a passkey), and your account has no passkey yet.</p>
-<p>You can add one on <a href="${escapeHtml(input.account)}">your account page</a>, then sign in to the application again.</p>
+<p>Ask your administrator for an enrolment code, add a passkey on <a href="${escapeHtml(input.account)}">your account page</a>, then sign in to the application again.</p>
 ${cancelForm(input.cancel, input.csrf)}`,
   );
 }
@@ -174,6 +174,8 @@ export interface AccountPageInput {
   remove?: string;
   /** Where to step up to manage passkeys (a session whose sign-in did not use one). */
   confirm?: string;
+  /** Where an enrolment code for the first passkey is posted (no passkey, no code redeemed yet). */
+  enrol?: string;
   message?: string;
   error?: string;
 }
@@ -216,6 +218,15 @@ ${
 <button type="submit">Confirm with a passkey</button>
 </form>`
     : '';
+  const enrol = input.enrol
+    ? `<form method="post" action="${escapeHtml(input.enrol)}">
+<input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
+<p class="notice">To add your first passkey, enter the enrolment code your administrator gave you.</p>
+<label for="enrolment-code">Enrolment code</label>
+<input type="text" id="enrolment-code" name="code" maxlength="64" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" required>
+<button type="submit">Continue</button>
+</form>`
+    : '';
   return layout(
     'Your account',
     `<h1>Your account</h1>
@@ -223,6 +234,6 @@ ${
 ${input.message ? `<p class="notice" role="status">${escapeHtml(input.message)}</p>` : ''}${alert(input.error)}
 <h2>Passkeys</h2>
 ${rows ? `<ul class="passkeys">\n${rows}\n</ul>` : '<p>You have no passkeys yet. A passkey lets you sign in without a password, or confirm a sign-in as a second factor.</p>'}
-${register}${confirm}`,
+${register}${confirm}${enrol}`,
   );
 }

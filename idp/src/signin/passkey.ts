@@ -1,9 +1,16 @@
 /**
  * The passkey factor: sign-in (passwordless with a discoverable credential, or as the second
- * factor of a known account) and registration, over the ceremonies in passkeys/. It answers like
- * the password factor and spends the same login-limiter budgets: a locked address or account
- * gets no challenge and no verification, and every refused assertion counts against the address
- * and, once the credential names its owner, against that account.
+ * factor of a known account) and registration, over the ceremonies in passkeys/.
+ *
+ * Abuse limits: a passkey cannot be guessed, so its failures say nothing about the account, only
+ * about who sends them. They count against the sending address alone (a locked address gets no
+ * challenge and no verification), never against the account named by the credential ID or the
+ * user handle: both are public enough that charging the account would let anyone lock its owner
+ * out with a few forged assertions. For the same reason the account's password-failure lockout
+ * does not stop its passkeys.
+ *
+ * What a passkey signs in is recorded (passkeys/uses.ts), so removing it, or a counter that went
+ * backwards, takes those sessions and grants back.
  */
 import type {
   PublicKeyCredentialCreationOptionsJSON,
@@ -12,9 +19,9 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
 import type { IdpContext } from '../context.ts';
-import { tokenId } from '../crypto/secrets.ts';
-import { LOCKED_LOGIN_ERROR, type Who } from '../security/login-limiter.ts';
-import { AMR } from './auth-context.ts';
+import { randomToken, tokenId } from '../crypto/secrets.ts';
+import { LOCKED_LOGIN_ERROR } from '../security/login-limiter.ts';
+import { AMR, type AuthContext } from './auth-context.ts';
 import {
   authenticationOptions,
   parseAssertion,
@@ -29,7 +36,8 @@ import {
 } from './passkeys/ceremony.ts';
 import { Challenges } from './passkeys/challenges.ts';
 import { passkeyAlgName } from './passkeys/config.ts';
-import { type Passkey, Passkeys } from './passkeys/credentials.ts';
+import { type Passkey, type Passkeys, passkeysOf } from './passkeys/credentials.ts';
+import { Enrolments } from './passkeys/enrolment.ts';
 import { PasskeyError, type PasskeyErrorCode } from './passkeys/errors.ts';
 import type { FactorResult } from './password.ts';
 
@@ -50,14 +58,18 @@ export class PasskeyFactor {
   readonly #ctx: IdpContext;
   readonly rp: RelyingParty;
   readonly passkeys: Passkeys;
+  readonly enrolments: Enrolments;
   readonly #challenges: Challenges;
 
   constructor(ctx: IdpContext) {
     this.#ctx = ctx;
     this.rp = relyingParty(ctx.config);
-    const ttl = ctx.config.passkeys.challengeTtl;
-    this.passkeys = new Passkeys(ctx.storage.adapter('WebAuthnCredential'), ctx.storage.adapter('Lock'), ttl);
-    this.#challenges = new Challenges(ctx.storage.adapter('WebAuthnChallenge'), ttl);
+    this.passkeys = passkeysOf(ctx);
+    this.enrolments = new Enrolments(ctx.storage.adapter('PasskeyEnrolment'));
+    this.#challenges = new Challenges(
+      ctx.storage.adapter('WebAuthnChallenge'),
+      ctx.config.passkeys.challengeTtl,
+    );
   }
 
   get enabled(): boolean {
@@ -72,12 +84,9 @@ export class PasskeyFactor {
   async signInOptions(
     owner: string,
     address: string,
-    account?: { accountId: string; username: string; passwordFirst: boolean },
+    account?: { accountId: string; passwordFirst: boolean },
   ): Promise<OptionsResult<PublicKeyCredentialRequestOptionsJSON>> {
-    const retryAfter = await this.#ctx.loginLimiter.lockedFor({
-      address,
-      ...(account ? { username: account.username } : {}),
-    });
+    const retryAfter = await this.#ctx.loginLimiter.lockedFor({ address });
     if (retryAfter > 0) return { ok: false, status: 429, retryAfter };
     const userVerification = account?.passwordFirst ? ('preferred' as const) : ('required' as const);
     const challenge = await this.#challenges.issue(owner, {
@@ -98,7 +107,8 @@ export class PasskeyFactor {
   /** Verify the assertion `json` posted for the sign-in parked as `owner`. */
   async signIn(owner: string, json: string, address: string, log: FastifyBaseLogger): Promise<FactorResult> {
     const limiter = this.#ctx.loginLimiter;
-    const who: Who = { address };
+    // The address only, whatever the assertion names (see the module comment).
+    const who = { address };
     const refuse = async (code: PasskeyErrorCode, detail?: string): Promise<FactorResult> => {
       await limiter.fail(who);
       log.info({ code, ...(detail ? { detail } : {}) }, 'passkey sign-in refused');
@@ -117,7 +127,7 @@ export class PasskeyFactor {
       retryAfter,
     });
 
-    let wait = await limiter.lockedFor(who);
+    const wait = await limiter.lockedFor(who);
     if (wait > 0) return locked(wait);
     try {
       const response = parseAssertion(json);
@@ -129,21 +139,15 @@ export class PasskeyFactor {
       if (!record) return refuse('challenge_invalid');
       const passkey = await this.passkeys.find(response.id);
       if (!passkey) return refuse('unknown_credential');
-      if (record.accountId !== undefined && passkey.accountId !== record.accountId) {
-        const expected = await this.#ctx.accounts.find(record.accountId);
-        if (expected) who.username = expected.uid;
+      if (record.accountId !== undefined && passkey.accountId !== record.accountId)
         return refuse('wrong_account');
-      }
       const account = await this.#ctx.accounts.find(passkey.accountId);
       if (!account) return refuse('unknown_credential');
-      who.username = account.uid;
       // WebAuthn §7.2 step 6: the user handle must name the credential's owner; when the account
       // was not identified before the ceremony (passwordless) it must be present.
       const handle = response.response.userHandle;
       if (handle !== undefined ? handle !== userHandleOf(account.sub) : record.accountId === undefined)
         return refuse('wrong_account', 'user handle');
-      wait = await limiter.lockedFor(who);
-      if (wait > 0) return locked(wait);
 
       const verified = await verifyAssertion(this.rp, response, passkey, {
         challenge: record.challenge,
@@ -151,14 +155,15 @@ export class PasskeyFactor {
       });
       const now = Math.floor(Date.now() / 1000);
       if ((await this.passkeys.claimCounter(passkey, verified.counter)) === 'regressed') {
-        await this.passkeys.markCounterRegression(passkey, now);
+        const revoked = await this.passkeys.markCounterRegression(passkey, now);
         log.warn(
           {
             credential: tokenId(passkey.id).slice(0, 16),
             stored: passkey.counter,
             presented: verified.counter,
+            ...revoked,
           },
-          'passkey signature counter did not grow: possible cloned authenticator',
+          'passkey signature counter did not grow: possible cloned authenticator; its sessions and grants are revoked',
         );
         return refuse('counter_regression');
       }
@@ -167,22 +172,51 @@ export class PasskeyFactor {
         backedUp: verified.backedUp,
         at: now,
       });
-      await limiter.succeed(who);
-      return { ok: true, accountId: account.sub, amr: passkeyAmr(passkey, verified.userVerified) };
+      return {
+        ok: true,
+        accountId: account.sub,
+        amr: passkeyAmr(passkey, verified.userVerified),
+        passkey: passkey.id,
+      };
     } catch (e) {
       if (e instanceof PasskeyError) return refuse(e.code, e.message);
       throw e;
     }
   }
 
-  /** Creation options for `account` to register a new passkey (its others are excluded). */
+  /**
+   * A session a passkey just signed in (`auth.session`, `auth.passkey`): recorded, so removing the
+   * passkey ends it. False when the passkey was removed meanwhile; the session is then ended.
+   */
+  async bindSession(auth: AuthContext): Promise<boolean> {
+    if (auth.passkey === undefined || auth.session === undefined) return true;
+    return this.passkeys.bind(auth.passkey, { session: auth.session });
+  }
+
+  /**
+   * A grant id for tokens issued on the strength of `auth`: fresh, and recorded against the
+   * passkey the sign-in used, so removing it revokes the grant. Undefined when that passkey was
+   * removed meanwhile.
+   */
+  async newGrant(auth: AuthContext): Promise<string | undefined> {
+    const grant = randomToken(16);
+    if (auth.passkey === undefined) return grant;
+    return (await this.passkeys.bind(auth.passkey, { grant })) ? grant : undefined;
+  }
+
+  /**
+   * Creation options for `account` to register a new passkey from the session stored under
+   * `session` (its other passkeys are excluded). The challenge belongs to that session: another
+   * session of the same account cannot finish the ceremony.
+   */
   async registrationOptions(
     account: Account,
+    session: string,
     address: string,
   ): Promise<OptionsResult<PublicKeyCredentialCreationOptionsJSON>> {
     const retryAfter = await this.#ctx.loginLimiter.lockedFor({ address });
     if (retryAfter > 0) return { ok: false, status: 429, retryAfter };
-    const challenge = await this.#challenges.issue(account.sub, {
+    const challenge = await this.#challenges.issue(session, {
       purpose: 'register',
       accountId: account.sub,
       userVerification: 'preferred',
@@ -191,9 +225,10 @@ export class PasskeyFactor {
     return { ok: true, options: await registrationOptions(this.rp, account, existing, challenge) };
   }
 
-  /** Verify and store the passkey `json` that `account` created; the stored passkey, or why not. */
+  /** Verify and store the passkey `json` that `account` created in `session`; the stored passkey, or why not. */
   async register(
     account: Account,
+    session: string,
     json: string,
     input: { name?: string; address: string },
     log: FastifyBaseLogger,
@@ -206,7 +241,7 @@ export class PasskeyFactor {
     try {
       const response = parseAttestation(json);
       const record = await this.#challenges.take(
-        account.sub,
+        session,
         'register',
         presentedChallenge(response.response.clientDataJSON),
       );

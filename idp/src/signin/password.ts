@@ -7,8 +7,8 @@ import type { IdpContext } from '../context.ts';
 import { AMR } from './auth-context.ts';
 
 export type FactorResult =
-  /** `amr`: the methods this factor used (RFC 8176). */
-  | { ok: true; accountId: string; amr: string[] }
+  /** `amr`: the methods this factor used (RFC 8176); `passkey`: the credential ID, if one was used. */
+  | { ok: true; accountId: string; amr: string[]; passkey?: string }
   /** `code`: why, for logs and tests (passkeys/errors.ts codes); `message`: what the page shows. */
   | { ok: false; status: 401 | 429; message: string; code?: string; retryAfter?: number };
 

@@ -8,7 +8,9 @@
  *   POST /interaction/:uid/consent           allow or deny
  *   GET  /signin/passkey.js                  the pages' one script
  * Every post needs the interaction cookie and the page's CSRF token, and each interaction is
- * single use: a replayed post after success finds it consumed.
+ * single use: a replayed post after success finds it consumed. A stage that builds on a session
+ * (the second factor, the consent question) goes on only while that session is alive: after a
+ * sign-out, or the removal of the passkey that signed it in, the page has expired.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
@@ -110,7 +112,11 @@ export async function signInRoutes(
     if (!cookie || !safeEqual(cookie, uid)) return undefined;
     const record = (await interactions.find(uid)) as InteractionRecord | undefined;
     // A record without `next` predates this shape (an upgrade mid-login): start again.
-    return record && record.consumed === undefined && record.next !== undefined ? record : undefined;
+    if (!record || record.consumed !== undefined || record.next === undefined) return undefined;
+    // The stages built on a session die with it.
+    if (record.stage === 'second' && !(await signIn.sessionOf(req, record.session))) return undefined;
+    if (record.stage === 'consent' && !(await signIn.sessionOf(req, record.auth.session))) return undefined;
+    return record;
   }
 
   const expired = (reply: FastifyReply) =>
@@ -202,10 +208,13 @@ export async function signInRoutes(
     record: LoginInteraction | SecondFactorInteraction,
     accountId: string,
     amr: string[],
+    passkey?: string,
   ) {
     // Single use: a replayed form post after success finds the interaction consumed.
     if (!(await interactions.consume(uid))) return expired(reply);
-    const auth = await startSession(ctx, req, reply, accountId, amr);
+    const auth = await startSession(ctx, req, reply, accountId, amr, passkey);
+    // Removed while this sign-in was under way: the session just made is ended again.
+    if (!(await passkeys.bindSession(auth))) return expired(reply);
     const next = await signIn.afterFactor(auth, record.acr);
     if (next !== 'met') return signIn.continueWith(reply, record, next);
     reply.clearCookie(INTERACTION_COOKIE, interactionCookie());
@@ -287,11 +296,7 @@ export async function signInRoutes(
         req.params.uid,
         req.ip,
         record.stage === 'second'
-          ? {
-              accountId: record.accountId,
-              username: record.username,
-              passwordFirst: record.firstAmr.includes('pwd'),
-            }
+          ? { accountId: record.accountId, passwordFirst: record.firstAmr.includes('pwd') }
           : undefined,
       );
       if (!result.ok)
@@ -318,7 +323,7 @@ export async function signInRoutes(
       }
       // The challenge named the account in the second stage, so the passkey is that account's.
       const amr = record.stage === 'second' ? combineAmr(record.firstAmr, result.amr) : result.amr;
-      return factorDone(req, reply, uid, record, result.accountId, amr);
+      return factorDone(req, reply, uid, record, result.accountId, amr, result.passkey);
     },
   );
 
@@ -350,10 +355,13 @@ export async function signInRoutes(
       if (record?.stage !== 'consent') return expired(reply);
       if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
       const resumer = signIn.resumer(record.next.resume);
-      if (!resumer?.consented) return expired(reply);
+      // The session the question was asked in, read again: still alive (loadInteraction) and as
+      // it is now.
+      const auth = await signIn.sessionOf(req, record.auth.session);
+      if (!resumer?.consented || !auth) return expired(reply);
       if (!(await interactions.consume(uid))) return expired(reply);
       reply.clearCookie(INTERACTION_COOKIE, interactionCookie());
-      return resumer.consented(reply, req.body.decision === 'allow', record.auth, record.next.state);
+      return resumer.consented(reply, req.body.decision === 'allow', auth, record.next.state);
     },
   );
 }

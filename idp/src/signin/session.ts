@@ -18,6 +18,8 @@ interface SessionRecord {
   amr?: string[];
   /** Public session id (OIDC `sid`), unrelated to the cookie; absent in older sessions. */
   sid?: string;
+  /** Credential ID of the passkey the sign-in used: removing it ends this session. */
+  passkey?: string;
 }
 
 export function cookieOptions(ctx: IdpContext, path: string, maxAge?: number) {
@@ -32,13 +34,16 @@ export function cookieOptions(ctx: IdpContext, path: string, maxAge?: number) {
 
 const sessionPath = (ctx: IdpContext) => endpoints(ctx.config.issuer).prefix || '/';
 
+const contextOf = (key: string, r: SessionRecord): AuthContext =>
+  authContext(r.accountId, r.authTime, r.amr ?? [AMR.password], r.sid, { session: key, passkey: r.passkey });
+
 /** This browser's session, whatever it achieved; protocols ask SignIn.check instead. */
 export async function currentSession(ctx: IdpContext, req: FastifyRequest): Promise<AuthContext | undefined> {
   const id = req.cookies[SESSION_COOKIE];
   if (!id) return undefined;
-  const record = (await ctx.storage.adapter('Session').find(tokenId(id))) as SessionRecord | undefined;
-  if (!record) return undefined;
-  return authContext(record.accountId, record.authTime, record.amr ?? [AMR.password], record.sid);
+  const key = tokenId(id);
+  const record = (await ctx.storage.adapter('Session').find(key)) as SessionRecord | undefined;
+  return record ? contextOf(key, record) : undefined;
 }
 
 /**
@@ -54,6 +59,7 @@ export async function startSession(
   reply: FastifyReply,
   accountId: string,
   amr: string[],
+  passkey?: string,
 ): Promise<AuthContext> {
   const sessions = ctx.storage.adapter('Session');
   const previousId = req.cookies[SESSION_COOKIE];
@@ -66,12 +72,14 @@ export async function startSession(
     authTime: Math.floor(Date.now() / 1000),
     amr,
     sid: previous?.accountId === accountId && previous.sid ? previous.sid : randomToken(16),
+    ...(passkey !== undefined ? { passkey } : {}),
   };
-  await sessions.upsert(tokenId(id), record, ctx.config.ttl.session);
+  const key = tokenId(id);
+  await sessions.upsert(key, record, ctx.config.ttl.session);
   // The old cookie must not keep a session alive beside the new one.
   if (previousId && previous) await sessions.destroy(tokenId(previousId));
   reply.setCookie(SESSION_COOKIE, id, cookieOptions(ctx, sessionPath(ctx), ctx.config.ttl.session));
-  return authContext(record.accountId, record.authTime, amr, record.sid);
+  return contextOf(key, record);
 }
 
 /**

@@ -87,6 +87,11 @@ interface SecondStage {
   username: string;
   /** Methods the first factor used; the passkey's are added to them. */
   firstAmr: string[];
+  /**
+   * The stored session the first factor lives in (AuthContext.session): the passkey counts on
+   * top of it only while that very session is alive.
+   */
+  session?: string;
 }
 /** The need cannot be met by this account (it has no passkey): say so, then give up. */
 interface UnmetStage {
@@ -136,6 +141,18 @@ export class SignIn {
 
   resumer(name: string): Resumer | undefined {
     return this.#resumers.get(name);
+  }
+
+  /**
+   * The session a parked step was started in (`bound`: its AuthContext.session), if it is still
+   * this browser's session and still alive. A sign-out, its expiry, a removed passkey or a new
+   * sign-in since then ends it, and with it every step that relied on it: the consent page, the
+   * second factor.
+   */
+  async sessionOf(req: FastifyRequest, bound: string | undefined): Promise<AuthContext | undefined> {
+    if (bound === undefined) return undefined;
+    const auth = await currentSession(this.#ctx, req);
+    return auth?.session === bound ? auth : undefined;
   }
 
   /** This browser's session if it meets `need`. */
@@ -191,6 +208,7 @@ export class SignIn {
           accountId: account.sub,
           username: account.uid,
           firstAmr: auth.amr,
+          ...(auth.session !== undefined ? { session: auth.session } : {}),
         };
     }
     return { stage: 'unmet', acr: [...acr] };

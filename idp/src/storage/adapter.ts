@@ -35,6 +35,12 @@ export type ModelName =
   | 'WebAuthnCredential'
   /** Outstanding WebAuthn challenges, one per ceremony owner, single use (signin/passkeys). */
   | 'WebAuthnChallenge'
+  /** Which sessions and grants each passkey authenticated, uid = the credential (signin/passkeys/uses.ts). */
+  | 'PasskeyUse'
+  /** Operator-issued enrolment codes for a first passkey, and the sessions that redeemed one (signin/passkeys/enrolment.ts). */
+  | 'PasskeyEnrolment'
+  /** SAML SPs that received an assertion in a browser session, by `sid` (saml/session-sps.ts). */
+  | 'SamlSessionSps'
   /** Registered SAML service providers, by entityID (saml/sps.ts). */
   | 'SamlServiceProvider'
   /** X.509 certificates of the SAML signing keys by kid, and the pairwise NameID salt (saml/certificates.ts). */

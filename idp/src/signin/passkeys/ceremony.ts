@@ -3,10 +3,10 @@
  * which checks type, challenge, origin, RP ID hash, the UP and UV flags, the attestation
  * statement and the signature — ML-DSA-44/65/87 (COSE -48/-49/-50) through Node's WebCrypto,
  * EdDSA, ES256 and RS256 likewise. What it leaves to the relying party is here: the shape of
- * what the browser posted, the credential key itself at registration (a key that could never
- * verify is refused then, not at the first sign-in), the backup-eligibility flag that must not
- * change, and the counter policy (credentials.ts). Nothing is accepted unless the library said
- * `verified: true`.
+ * what the browser posted, a ceremony in a cross-origin frame, the credential key itself at
+ * registration (a key that could never verify is refused then, not at the first sign-in), the
+ * backup-eligibility flag that must not change, and the counter policy (credentials.ts). Nothing
+ * is accepted unless the library said `verified: true`.
  */
 import {
   type AuthenticationResponseJSON,
@@ -175,15 +175,34 @@ export function parseAttestation(json: string): RegistrationResponseJSON & { dis
   };
 }
 
-/** The challenge the client says it signed (clientDataJSON.challenge), to find our record by. */
-export function presentedChallenge(clientDataJSON: string): string {
+function clientData(clientDataJSON: string): Record<string, unknown> {
   let c: unknown;
   try {
     c = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8'));
   } catch {
     throw new PasskeyError('malformed_response', 'clientDataJSON is not JSON');
   }
-  const challenge = (c as { challenge?: unknown } | null)?.challenge;
+  if (typeof c !== 'object' || c === null || Array.isArray(c))
+    throw new PasskeyError('malformed_response', 'clientDataJSON is not an object');
+  return c as Record<string, unknown>;
+}
+
+/**
+ * Refuse a ceremony run in a frame of another origin (WebAuthn §5.10.1 `crossOrigin`,
+ * `topOrigin`). pqid's pages cannot be framed at all (`frame-ancestors 'none'`), so an honest
+ * ceremony never is one. The library checks `topOrigin` only when the browser sends it, which
+ * not every browser does, and accepts `crossOrigin: true` without it: that is refused here.
+ */
+function refuseCrossOrigin(clientDataJSON: string): void {
+  const c = clientData(clientDataJSON);
+  if (c.crossOrigin !== undefined && c.crossOrigin !== false)
+    throw new PasskeyError('cross_origin', 'the ceremony ran in a cross-origin frame');
+  if (c.topOrigin !== undefined) throw new PasskeyError('cross_origin', 'the client data names a top origin');
+}
+
+/** The challenge the client says it signed (clientDataJSON.challenge), to find our record by. */
+export function presentedChallenge(clientDataJSON: string): string {
+  const challenge = clientData(clientDataJSON).challenge;
   if (typeof challenge !== 'string' || challenge.length > 512 || !B64U.test(challenge))
     throw new PasskeyError('malformed_response', 'clientDataJSON has no challenge');
   return challenge;
@@ -205,6 +224,7 @@ export async function verifyRegistration(
   response: RegistrationResponseJSON & { discoverable?: boolean },
   expected: { challenge: string; accountId: string; name: string; now: number },
 ): Promise<Passkey & { discoverable?: boolean }> {
+  refuseCrossOrigin(response.response.clientDataJSON);
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     result = await verifyRegistrationResponse({
@@ -254,6 +274,7 @@ export async function verifyAssertion(
   passkey: Passkey,
   expected: { challenge: string; requireUserVerification: boolean },
 ): Promise<VerifiedAssertion> {
+  refuseCrossOrigin(response.response.clientDataJSON);
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     result = await verifyAuthenticationResponse({

@@ -13,9 +13,13 @@
  *
  * Removal is for good: it leaves a tombstone before deleting, and a use recorded concurrently on
  * another instance (read, then write) deletes its own write again when it finds the tombstone.
+ * It also takes back what the passkey authenticated (uses.ts): the sessions it signed in end and
+ * the grants issued in them are revoked, as they are when its counter goes backwards.
  */
+import type { Config } from '../../config.ts';
 import { tokenId } from '../../crypto/secrets.ts';
-import type { Adapter, Payload } from '../../storage/adapter.ts';
+import type { Adapter, Payload, Storage } from '../../storage/adapter.ts';
+import { PasskeyUses } from './uses.ts';
 
 export interface Passkey {
   /** Credential ID, base64url. */
@@ -60,16 +64,25 @@ export type CounterCheck = 'ok' | 'regressed';
 
 const removedKey = (id: string) => `webauthn-removed:${tokenId(id)}`;
 
+/** What removing passkeys took back: how many passkeys, and the sessions and grants they authenticated. */
+export interface Removal {
+  removed: number;
+  sessions: number;
+  grants: number;
+}
+
 export class Passkeys {
   readonly #store: Adapter;
   readonly #locks: Adapter;
   readonly #claimTtl: number;
+  readonly uses: PasskeyUses;
 
   /** `claimTtl`: how long a claimed counter value is remembered (at least a ceremony's lifetime). */
-  constructor(store: Adapter, locks: Adapter, claimTtl: number) {
+  constructor(store: Adapter, locks: Adapter, claimTtl: number, uses: PasskeyUses) {
     this.#store = store;
     this.#locks = locks;
     this.#claimTtl = claimTtl;
+    this.uses = uses;
   }
 
   async find(id: string): Promise<Passkey | undefined> {
@@ -86,14 +99,43 @@ export class Passkeys {
     return this.#store.insertIfAbsent(passkey.id, toRecord(passkey));
   }
 
-  /** Remove `id` if `accountId` owns it. */
-  async remove(accountId: string, id: string): Promise<boolean> {
+  /**
+   * Remove `id` if `accountId` owns it, and end what it authenticated. Undefined when it is not
+   * `accountId`'s.
+   */
+  async remove(accountId: string, id: string): Promise<Removal | undefined> {
     const p = await this.find(id);
-    if (!p || p.accountId !== accountId) return false;
+    if (!p || p.accountId !== accountId) return undefined;
     // Tombstone first: see recordUse.
     await this.#locks.insertIfAbsent(removedKey(id), {});
     await this.#store.destroy(id);
-    return true;
+    // After the delete: a use recorded from now on finds the passkey gone (bind) and undoes itself.
+    return { removed: 1, ...(await this.uses.revoke(id)) };
+  }
+
+  /** Remove every passkey of `accountId` (an operator's recovery), with what they authenticated. */
+  async removeAll(accountId: string): Promise<Removal> {
+    const total: Removal = { removed: 0, sessions: 0, grants: 0 };
+    for (const p of await this.list(accountId)) {
+      const r = await this.remove(accountId, p.id);
+      if (!r) continue;
+      total.removed += r.removed;
+      total.sessions += r.sessions;
+      total.grants += r.grants;
+    }
+    return total;
+  }
+
+  /**
+   * Record that the passkey `id` authenticated a session or backs a grant. False when it was
+   * removed meanwhile: the use is then undone at once (the session ends, the grant is revoked).
+   */
+  async bind(id: string, use: { session: string } | { grant: string }): Promise<boolean> {
+    await this.uses.record(id, use);
+    // Written first, looked up second: the mirror image of remove (see uses.ts).
+    if (await this.find(id)) return true;
+    await this.uses.undo(use);
+    return false;
   }
 
   /**
@@ -125,10 +167,33 @@ export class Passkeys {
     if (await this.#locks.find(removedKey(passkey.id))) await this.#store.destroy(passkey.id);
   }
 
-  async markCounterRegression(passkey: Passkey, at: number): Promise<void> {
+  /**
+   * A verified assertion whose counter went backwards: two copies of the key may exist, and
+   * nothing says which one signed in before. The passkey is marked for the account page, and
+   * every session and grant it authenticated is taken back.
+   */
+  async markCounterRegression(passkey: Passkey, at: number): Promise<{ sessions: number; grants: number }> {
     const current = await this.find(passkey.id);
-    if (!current) return;
-    await this.#store.upsert(passkey.id, toRecord({ ...current, counterRegressionAt: at }));
-    if (await this.#locks.find(removedKey(passkey.id))) await this.#store.destroy(passkey.id);
+    if (current) {
+      await this.#store.upsert(passkey.id, toRecord({ ...current, counterRegressionAt: at }));
+      if (await this.#locks.find(removedKey(passkey.id))) await this.#store.destroy(passkey.id);
+    }
+    return this.uses.revoke(passkey.id);
   }
+}
+
+/** The passkeys of a store, with what they authenticated: for the server and the CLI alike. */
+export function passkeysOf(ctx: { storage: Storage; config: Pick<Config, 'ttl' | 'passkeys'> }): Passkeys {
+  const { ttl, passkeys } = ctx.config;
+  const uses = new PasskeyUses(ctx.storage, {
+    session: ttl.session,
+    // A grant lives from its code to the last refresh token redeemed from it.
+    grant: ttl.authorizationCode + ttl.refreshToken,
+  });
+  return new Passkeys(
+    ctx.storage.adapter('WebAuthnCredential'),
+    ctx.storage.adapter('Lock'),
+    passkeys.challengeTtl,
+    uses,
+  );
 }

@@ -8,6 +8,8 @@ export type PasskeyErrorCode =
   | 'unknown_credential'
   /** The credential, or the user handle, belongs to another account than the ceremony's. */
   | 'wrong_account'
+  /** The ceremony ran in a frame of another origin (clientData crossOrigin or topOrigin). */
+  | 'cross_origin'
   /** The library refused the response (origin, RP ID, type, flags, attestation, signature…). */
   | 'verification_failed'
   /** User verification (PIN, biometric) was required and the authenticator did not do it. */
@@ -22,6 +24,8 @@ export type PasskeyErrorCode =
   | 'invalid_key'
   /** The credential ID is registered already. */
   | 'already_registered'
+  /** A first passkey without a redeemed enrolment code (enrolment.ts). */
+  | 'enrolment_required'
   /** Too many failed sign-ins for this account or address: try later. */
   | 'locked';
 
