@@ -3,11 +3,17 @@
 // It reads {"jobs": [...]} as JSON on stdin and writes {"results": [...]} on stdout, one result
 // per job, in order:
 //
-//	{"op":"keygen","alg":"HPKE-9"}                                  -> {"jwk":{private JWK}}
+//	{"op":"suites"}                                                 -> {"suites":{"HPKE-0":[kem,kdf,aead],…}}
+//	{"op":"keygen","alg":"HPKE-9"}                                  -> {"jwk":{private JWK, kid}}
 //	{"op":"encrypt","alg":…,"enc":…,"jwk":{public},"plaintext":b64u,"aad":b64u} -> {"compact":…,"flattened":{…}}
 //	{"op":"decrypt","jwk":{private},"compact":…} or "flattened":{…} -> {"plaintext":b64u}
 //
 // A job that fails yields {"error":"…"}. Standard library only: it builds without the network.
+//
+// Everything above HPKE is written here from the drafts' text, not taken from pqid: the
+// identifiers' suites, the JWK members, the RFC 7638 thumbprint used as kid, the JWE AAD, the
+// Key Encryption Recipient_structure and the RFC 7518 content encryption. So a framing mistake
+// in pqid makes Go refuse pqid's JWEs and pqid refuse Go's.
 package main
 
 import (
@@ -32,13 +38,16 @@ import (
 type suite struct{ kem, kdf, aead uint16 }
 
 // The ciphersuites of the HPKE identifiers (draft-ietf-jose-hpke-encrypt-20 §5.1, §6.2;
-// draft-ietf-jose-hpke-pq-pqt-00 §3). X448 (HPKE-5, HPKE-6) is not in crypto/hpke.
+// draft-ietf-jose-hpke-pq-pqt-00 §3). X448 (HPKE-5, HPKE-6) is listed for the "suites" op but
+// is not in crypto/hpke: their other ops fail.
 var suites = map[int]suite{
 	0:  {0x0010, 0x0001, 0x0001},
 	1:  {0x0011, 0x0002, 0x0002},
 	2:  {0x0012, 0x0003, 0x0002},
 	3:  {0x0020, 0x0001, 0x0001},
 	4:  {0x0020, 0x0001, 0x0003},
+	5:  {0x0021, 0x0003, 0x0002},
+	6:  {0x0021, 0x0003, 0x0003},
 	7:  {0x0010, 0x0001, 0x0002},
 	8:  {0x0050, 0x0011, 0x0002},
 	9:  {0x647a, 0x0011, 0x0002},
@@ -133,7 +142,42 @@ func privateKey(a *alg, jwk map[string]any) (hpke.PrivateKey, error) {
 	if !bytes.Equal(pub, k.PublicKey().Bytes()) {
 		return nil, errors.New("the JWK's public key does not match its private key")
 	}
+	if kid, ok := jwk["kid"].(string); ok {
+		want, err := thumbprint(a, jwk)
+		if err != nil {
+			return nil, err
+		}
+		if kid != want {
+			return nil, fmt.Errorf("the JWK's kid %q is not its RFC 7638 thumbprint %q", kid, want)
+		}
+	}
+	if alg, ok := jwk["alg"].(string); ok && alg != a.name {
+		return nil, fmt.Errorf("a %s key cannot decrypt an %s JWE", alg, a.name)
+	}
 	return k, nil
+}
+
+// thumbprint is the RFC 7638 JWK thumbprint: SHA-256 over the required members in
+// lexicographic order without whitespace (EC: crv, kty, x, y; OKP: crv, kty, x; AKP per
+// RFC 9964: alg, kty, pub). encoding/json writes map keys sorted and no whitespace.
+func thumbprint(a *alg, jwk map[string]any) (string, error) {
+	members := map[string][]string{"EC": {"crv", "kty", "x", "y"}, "OKP": {"crv", "kty", "x"}, "AKP": {"alg", "kty", "pub"}}[a.kty]
+	req := map[string]string{}
+	for _, m := range members {
+		v, ok := jwk[m].(string)
+		if !ok {
+			return "", fmt.Errorf("the JWK has no %q", m)
+		}
+		req[m] = v
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(req); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return b64.EncodeToString(sum[:]), nil
 }
 
 func jwkOf(a *alg, k hpke.PrivateKey) (map[string]any, error) {
@@ -151,7 +195,9 @@ func jwkOf(a *alg, k hpke.PrivateKey) (map[string]any, error) {
 	default:
 		jwk["pub"], jwk["priv"] = b64.EncodeToString(pub), b64.EncodeToString(priv)
 	}
-	return jwk, nil
+	kid, err := thumbprint(a, jwk)
+	jwk["kid"] = kid
+	return jwk, err
 }
 
 // ---- content encryption (RFC 7518 §5) for Key Encryption -------------------------------------
@@ -360,10 +406,15 @@ func decrypt(j job) (map[string]any, error) {
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		return nil, err
 	}
+	if kid, ok := header["kid"]; ok && kid != j.JWK["kid"] {
+		return nil, fmt.Errorf("the header's kid %v is not the key's", kid)
+	}
 	var pt []byte
 	if !a.keyEncr {
-		if _, has := header["enc"]; has || len(iv) != 0 || len(tag) != 0 {
-			return nil, errors.New("Integrated Encryption has no enc, IV or tag")
+		_, hasEnc := header["enc"]
+		_, hasEk := header["ek"]
+		if hasEnc || hasEk || len(iv) != 0 || len(tag) != 0 {
+			return nil, errors.New("Integrated Encryption has no enc, ek, IV or tag")
 		}
 		r, err := hpke.NewRecipient(encryptedKey, k, a.kdf, a.aead, nil)
 		if err != nil {
@@ -410,6 +461,17 @@ func keygen(j job) (map[string]any, error) {
 	return map[string]any{"jwk": jwk}, err
 }
 
+// suiteTable lists every identifier this program knows, in both modes, with its suite.
+func suiteTable() map[string]any {
+	table := map[string]any{}
+	for n, s := range suites {
+		for _, suffix := range []string{"", "-KE"} {
+			table[fmt.Sprintf("HPKE-%d%s", n, suffix)] = []uint16{s.kem, s.kdf, s.aead}
+		}
+	}
+	return map[string]any{"suites": table}
+}
+
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
@@ -425,6 +487,8 @@ func run(j job) (res map[string]any) {
 	}()
 	var err error
 	switch j.Op {
+	case "suites":
+		res = suiteTable()
 	case "keygen":
 		res, err = keygen(j)
 	case "encrypt":
