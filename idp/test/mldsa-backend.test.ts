@@ -19,11 +19,11 @@ import { KEK, startTestIdp, tempDir, testConfig } from './helpers.ts';
 
 const NATIVE: MlDsaBackendReport = {
   backend: 'native',
-  implementation: 'liboqs 0.13.0 avx2 (dist, prebuilt)',
+  implementation: 'mldsa-native x86_64-avx2 (dist, prebuilt)',
   fallback: false,
   native: {
     available: true,
-    implementation: 'liboqs 0.13.0 avx2 (dist, prebuilt)',
+    implementation: 'mldsa-native x86_64-avx2 (dist, prebuilt)',
     selfTest: { ok: true, checks: 6, milliseconds: 3.5 },
   },
 };
@@ -47,7 +47,7 @@ const OVERRIDDEN: MlDsaBackendReport = {
 describe('banner lines', () => {
   it('name the native backend, its implementation and self-test', () => {
     expect(bannerLines(NATIVE)).toEqual([
-      '  ML-DSA:      native backend, liboqs 0.13.0 avx2 (dist, prebuilt), power-on self-test passed (6 checks, 3.5 ms)',
+      '  ML-DSA:      native backend, mldsa-native x86_64-avx2 (dist, prebuilt), power-on self-test passed (6 checks, 3.5 ms)',
     ]);
   });
 
