@@ -138,6 +138,12 @@ describe.skipIf(problem && !process.env.CI)(
       }
       // The library and nothing else: no benchmark, demo or command line.
       expect(packed['@pqid/jose']?.files.filter((f) => /bench|demo|cli/.test(f))).toEqual([]);
+      // Every module of the sources ships compiled (the JWE and HPKE ones included).
+      const joseSources = readdirSync(join(repo, 'packages/jose/src'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => `dist/${f.replace(/\\/g, '/').replace(/\.ts$/, '.js')}`);
+      expect(joseSources).toEqual(expect.arrayContaining(['dist/jwe/decrypt.js', 'dist/hpke/suite.js']));
+      expect(packed['@pqid/jose']?.files).toEqual(expect.arrayContaining(joseSources));
 
       // The native package: the JS and declarations, and the sources of the source-build fallback.
       const native = packed['@pqid/liboqs-node']?.files ?? [];

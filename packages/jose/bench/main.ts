@@ -4,9 +4,9 @@
  * SignJWT/jwtVerify (ES256 and WebCrypto ML-DSA-65), all in one run. Prints markdown; with
  * `--write`, replaces the marked section of docs/BENCHMARKS.md. It measures the library's own
  * paths (native composites whole and split, raw backends), so like the tests it imports the
- * sources, which Node runs directly:
+ * sources, which Node runs directly. `--jwe` runs the encryption benchmark (`jwe.ts`) instead:
  *
- *   npm run bench -- [--quick] [--budget <ms>] [--write] [--doc <path>]
+ *   npm run bench -- [--jwe] [--quick] [--budget <ms>] [--write] [--doc <path>]
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -38,17 +38,20 @@ import {
 } from '../src/index.ts';
 import { type CpuStats, cpuPerOp, median } from './cpu.ts';
 import { CLIENT_ID, claimsBytes, ISSUER, typicalIdTokenClaims } from './id-token.ts';
+import { JWE_HEADING, JWE_SECTION, jweBench } from './jwe.ts';
 import { backendFor } from './label.ts';
 import { type Machine, machine } from './machine.ts';
 import { HEADING, mdTable, updateDoc } from './markdown.ts';
 import { fmtInt, fmtRatio, fmtUs, measure, type Stats } from './measure.ts';
 import { MIN_SAMPLES as SLH_MIN_SAMPLES, type SlhRow, slhRows, slhSection } from './slh-dsa.ts';
 
-const HELP = `Usage: npm run bench -- [--quick] [--budget <ms>] [--write] [--doc <path>]
+const HELP = `Usage: npm run bench -- [--jwe] [--quick] [--budget <ms>] [--write] [--doc <path>]
 
+  --jwe           instead of signing: encrypting a signed ID token (JWE) next to signing it
   --quick         150 ms per cell instead of 1000 (rough numbers, for a quick look)
   --budget <ms>   sampling time per cell (default 1000)
   --write         replace the "${HEADING}" section of docs/BENCHMARKS.md
+                  (with --jwe: the "${JWE_HEADING.replace(/^## /, '')}" section)
   --doc <path>    the markdown file to write (default docs/BENCHMARKS.md at the repository root)
 
 Markdown goes to stdout, progress to stderr.`;
@@ -827,11 +830,42 @@ function report(
   ].join('\n');
 }
 
+/** The signing benchmark: every table but the JWE one, as markdown. */
+async function signingBench(budgetMs: number, quick: boolean): Promise<string> {
+  const started = new Date();
+  const m = machine();
+  const t0 = process.hrtime.bigint();
+  const raw = await rawRows(budgetMs);
+  const slh = await slhRows(budgetMs, progress);
+  const ours = await joseRows(budgetMs);
+  const perBackend = await joseBackendRows('ML-DSA-65', budgetMs);
+  const lib = [await joseLibRow('ES256', budgetMs), await joseLibRow('ML-DSA-65', budgetMs)];
+  const rounds = quick ? 2 : 4;
+  const inFlight = 16;
+  const overhead = await overheadRows(budgetMs, rounds);
+  const cpu = await cpuRows(budgetMs, rounds, inFlight);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  return report(m, budgetMs, started, seconds, raw, slh, ours, perBackend, lib, {
+    overhead,
+    cpu,
+    rounds,
+    inFlight,
+  });
+}
+
 async function main(): Promise<number> {
-  let values: { quick?: boolean; budget?: string; write?: boolean; doc?: string; help?: boolean };
+  let values: {
+    jwe?: boolean;
+    quick?: boolean;
+    budget?: string;
+    write?: boolean;
+    doc?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       options: {
+        jwe: { type: 'boolean' },
         quick: { type: 'boolean' },
         budget: { type: 'string' },
         write: { type: 'boolean' },
@@ -853,29 +887,11 @@ async function main(): Promise<number> {
     console.error('bench: --budget must be a positive number of milliseconds');
     return 2;
   }
-  const started = new Date();
-  const m = machine();
-  const t0 = process.hrtime.bigint();
-  const raw = await rawRows(budgetMs);
-  const slh = await slhRows(budgetMs, progress);
-  const ours = await joseRows(budgetMs);
-  const perBackend = await joseBackendRows('ML-DSA-65', budgetMs);
-  const lib = [await joseLibRow('ES256', budgetMs), await joseLibRow('ML-DSA-65', budgetMs)];
-  const rounds = values.quick ? 2 : 4;
-  const inFlight = 16;
-  const overhead = await overheadRows(budgetMs, rounds);
-  const cpu = await cpuRows(budgetMs, rounds, inFlight);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const md = report(m, budgetMs, started, seconds, raw, slh, ours, perBackend, lib, {
-    overhead,
-    cpu,
-    rounds,
-    inFlight,
-  });
+  const md = values.jwe ? await jweBench(budgetMs) : await signingBench(budgetMs, values.quick === true);
   console.log(md);
   if (values.write) {
     const doc = values.doc ?? fileURLToPath(new URL('../../../docs/BENCHMARKS.md', import.meta.url));
-    const how = updateDoc(doc, md);
+    const how = values.jwe ? updateDoc(doc, md, JWE_SECTION) : updateDoc(doc, md);
     progress(`\n${how} ${doc}`);
   }
   return 0;

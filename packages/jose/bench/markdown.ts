@@ -29,23 +29,37 @@ operations per backend, JOSE-level \`signJwt\`/\`verifyJwt\` of a typical ID tok
 the same token through \`jose\`'s own \`SignJWT\`/\`jwtVerify\`, all measured side by side in one run.
 `;
 
+/** A marker-delimited section of docs/BENCHMARKS.md: its markers and the text that introduces it. */
+export interface DocSection {
+  start: string;
+  end: string;
+  intro: string;
+}
+
+const JOSE_SECTION: DocSection = { start: START, end: END, intro: sectionIntro };
+
 /**
  * Replaces what is between the markers, keeping everything else (other sections, other
  * generators' blocks). Creates the file, or appends the section, when they are missing.
  */
-export function updateDoc(path: string, body: string): 'created' | 'replaced' | 'appended' {
-  const block = `${START}\n${body.trim()}\n${END}`;
+export function updateDoc(
+  path: string,
+  body: string,
+  section: DocSection = JOSE_SECTION,
+): 'created' | 'replaced' | 'appended' {
+  const { start, end, intro } = section;
+  const block = `${start}\n${body.trim()}\n${end}`;
   if (!existsSync(path)) {
-    writeFileSync(path, `${PREAMBLE}${sectionIntro}\n${block}\n`);
+    writeFileSync(path, `${PREAMBLE}${intro}\n${block}\n`);
     return 'created';
   }
   const doc = readFileSync(path, 'utf8');
-  const s = doc.indexOf(START);
-  const e = doc.indexOf(END);
+  const s = doc.indexOf(start);
+  const e = doc.indexOf(end);
   if (s !== -1 && e > s) {
-    writeFileSync(path, `${doc.slice(0, s)}${block}${doc.slice(e + END.length)}`);
+    writeFileSync(path, `${doc.slice(0, s)}${block}${doc.slice(e + end.length)}`);
     return 'replaced';
   }
-  writeFileSync(path, `${doc.trimEnd()}\n\n${sectionIntro}\n${block}\n`);
+  writeFileSync(path, `${doc.trimEnd()}\n\n${intro}\n${block}\n`);
   return 'appended';
 }

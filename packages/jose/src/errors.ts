@@ -130,3 +130,24 @@ export class DpopProofInvalid extends PqidError {
     this.reason = reason;
   }
 }
+
+/**
+ * A structurally invalid JWE, refused before any decryption: segments, base64url, header JSON,
+ * a header that breaks its algorithm's rules (`enc`/`ek` present or absent, IV/tag/`ek` sizes),
+ * `crit`, `zip`, unexpected header members, or a JSON serialization where compact was expected.
+ */
+export class JweInvalid extends PqidError {
+  static override readonly code = 'ERR_JWE_INVALID';
+}
+
+/**
+ * A JWE that does not decrypt. One error, one message for every authenticity failure (the
+ * encapsulated secret, encrypted key, IV, ciphertext, tag, AAD or protected header altered, or
+ * the wrong key): the caller learns nothing about which step failed.
+ */
+export class JweDecryptionFailed extends PqidError {
+  static override readonly code = 'ERR_JWE_DECRYPTION_FAILED';
+  constructor(message = 'decryption failed', options?: ErrorOptions) {
+    super(message, options);
+  }
+}

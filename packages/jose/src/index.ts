@@ -37,6 +37,48 @@ export {
   verifyDpopProof,
 } from './dpop.ts';
 export * from './errors.ts';
+export { defaultHpkeBackend, type HpkeBackend } from './hpke/suite.ts';
+export { isJweAlgorithm, jweRegistry, lookupJweAlgorithm as getJweAlgorithm } from './jwe/algorithms.ts';
+export { contentEncryptionRegistry } from './jwe/content.ts';
+export {
+  type DecryptionKeys,
+  type DecryptOptions,
+  type DecryptResult,
+  decryptCompact,
+  decryptFlattened,
+} from './jwe/decrypt.ts';
+export {
+  type EncryptOptions,
+  encryptCompact,
+  encryptFlattened,
+  type FlattenedEncryptOptions,
+} from './jwe/encrypt.ts';
+export { encryptionKeysFor } from './jwe/jwks.ts';
+export {
+  DecryptionKey,
+  EncryptionKey,
+  exportEncryptionKey,
+  type GenerateEncryptionKeyOptions,
+  generateEncryptionKeyPair,
+  type ImportEncryptionKeyOptions,
+  importEncryptionKey,
+} from './jwe/keys.ts';
+export {
+  type DecryptAndVerifyJwtOptions,
+  type DecryptAndVerifyJwtResult,
+  decryptAndVerifyJwt,
+  encryptJwt,
+  signAndEncryptJwt,
+} from './jwe/nested.ts';
+export type { FlattenedJwe, JweHeader } from './jwe/parse.ts';
+export { inspectJwe, type JweInspection } from './jwe/size.ts';
+export type {
+  ContentEncryptionEntry,
+  HpkeSuite,
+  JweAlgorithmEntry,
+  JweKeyType,
+  KeyManagementMode,
+} from './jwe/types.ts';
 export {
   createLocalJWKSet,
   createRemoteJWKSet,
@@ -86,5 +128,13 @@ export {
   mldsa,
   preferredBackend,
 } from './mldsa.ts';
-export { chunkCookie, inspectToken, joinCookieChunks, LIMITS, type TokenInspection } from './size.ts';
+export {
+  chunkCookie,
+  type InspectOptions,
+  inspectToken,
+  joinCookieChunks,
+  LIMITS,
+  type TokenInspection,
+  transportFits,
+} from './size.ts';
 export { type SlhDsaSignOptions, type SlhDsaVerifyOptions, slhdsa } from './slhdsa.ts';

@@ -48,6 +48,24 @@ export interface InspectOptions {
   urlBase?: string;
 }
 
+/** Where a token of `tokenBytes` bytes fits: one cookie, one Authorization header line, a URL. */
+export function transportFits(tokenBytes: number, opts: InspectOptions = {}): TokenInspection['fits'] {
+  const { cookieName = 'id_token', cookieAttributes = DEFAULT_COOKIE_ATTRIBUTES } = opts;
+  const urlBase =
+    opts.urlBase ??
+    'https://idp.example.com/session/end?post_logout_redirect_uri=https%3A%2F%2Fapp.example.com%2F&id_token_hint=';
+  const urlBytes = Buffer.byteLength(urlBase) + tokenBytes;
+  return {
+    cookie: fit(
+      Buffer.byteLength(`${cookieName}=`) + tokenBytes + Buffer.byteLength(cookieAttributes),
+      LIMITS.cookie,
+    ),
+    authorizationHeader: fit(Buffer.byteLength('Authorization: Bearer ') + tokenBytes, LIMITS.headerLine),
+    urlConservative: fit(urlBytes, LIMITS.urlConservative),
+    url: fit(urlBytes, LIMITS.url),
+  };
+}
+
 export function inspectToken(token: string, opts: InspectOptions = {}): TokenInspection {
   if (typeof token !== 'string') throw new InvalidArgument('token must be a string');
   checkSize(token);
@@ -66,31 +84,17 @@ export function inspectToken(token: string, opts: InspectOptions = {}): TokenIns
   } catch {
     claims = undefined; // a JWS need not carry JSON: sizes still apply
   }
-  const { cookieName = 'id_token', cookieAttributes = DEFAULT_COOKIE_ATTRIBUTES } = opts;
-  const urlBase =
-    opts.urlBase ??
-    'https://idp.example.com/session/end?post_logout_redirect_uri=https%3A%2F%2Fapp.example.com%2F&id_token_hint=';
-  const tokenBytes = Buffer.byteLength(token);
-  const urlBytes = Buffer.byteLength(urlBase) + tokenBytes;
   return {
     header,
     claims,
     bytes: {
-      token: tokenBytes,
+      token: Buffer.byteLength(token),
       header: h.length,
       payload: p.length,
       signature: s.length,
       signatureRaw: decode(s, 'signature').length,
     },
-    fits: {
-      cookie: fit(
-        Buffer.byteLength(`${cookieName}=`) + tokenBytes + Buffer.byteLength(cookieAttributes),
-        LIMITS.cookie,
-      ),
-      authorizationHeader: fit(Buffer.byteLength('Authorization: Bearer ') + tokenBytes, LIMITS.headerLine),
-      urlConservative: fit(urlBytes, LIMITS.urlConservative),
-      url: fit(urlBytes, LIMITS.url),
-    },
+    fits: transportFits(Buffer.byteLength(token), opts),
   };
 }
 

@@ -40,6 +40,23 @@ describe('packages/jose/README.md', () => {
     );
   });
 
+  it('has every JWE algorithm of the registry, with its key and KEM ciphertext sizes', () => {
+    const table = new Map<string, string[]>();
+    for (const r of rows(section('Encryption (JWE)')).slice(1)) {
+      for (const alg of (r[0] ?? '').match(/`[^`]+`/g) ?? []) table.set(alg.slice(1, -1), r);
+    }
+    for (const e of jose.jweRegistry()) {
+      const r = table.get(e.alg);
+      expect(r, `${e.alg} is missing from the README's encryption table`).toBeDefined();
+      expect(Number(r?.[4]), `${e.alg} public key`).toBe(e.sizes.publicKey);
+      expect(Number(r?.[5]), `${e.alg} private key`).toBe(e.sizes.privateKey);
+      expect(Number(r?.[6]), `${e.alg} KEM ciphertext`).toBe(e.sizes.encapsulatedSecret);
+      expect(r?.[7], `${e.alg} quantum-safe`).toBe(e.hybrid ? 'PQ/T hybrid' : e.pq ? 'PQ' : 'no');
+      if (e.hpke) expect(r?.[1], `${e.alg} KEM`).toContain(e.hpke.kem.name);
+    }
+    expect(table.size).toBe(jose.jweRegistry().length);
+  });
+
   it('has every error code, with its class', () => {
     const table = new Map(rows(section('Errors')).map((r) => [r[0]?.slice(1, -1), r[1]?.slice(1, -1)]));
     const classes = Object.entries(jose).filter(

@@ -1,0 +1,3 @@
+module pqid.test/go-hpke
+
+go 1.26
