@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { chunkCookie, createRemoteJWKSet, inspectToken, joinCookieChunks, verifyJwt } from '@pqid/jose';
 import * as oidc from 'openid-client';
+import { esc, page } from '../shared/page.js';
 
 /**
  * @typedef {object} RpOptions
@@ -52,18 +53,6 @@ function parseCookies(header) {
   }
   return out;
 }
-
-/** @param {unknown} s */
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** @param {string} title @param {string} body */
-const page = (title, body) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-pre{background:#f4f4f4;padding:.75rem;overflow:auto;font-size:.85rem}.ok{color:#05612a}table{border-collapse:collapse}
-td,th{text-align:left;padding:.2rem .8rem .2rem 0}a.button{display:inline-block;margin:.3rem .5rem .3rem 0;padding:.5rem 1rem;background:#1a4b8c;color:#fff;text-decoration:none;border-radius:4px}</style>
-</head><body>${body}</body></html>`;
 
 /** @param {RpOptions} opts */
 export async function createRp(opts) {
