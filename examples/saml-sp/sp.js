@@ -15,7 +15,7 @@ import {
 import express from 'express';
 import session from 'express-session';
 import passportPkg from 'passport';
-import { esc, page } from '../shared/page.js';
+import { errorPage, esc, page } from '../shared/page.js';
 
 const NAMEID_PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 
@@ -24,13 +24,7 @@ const failure = (res, status, title, message) =>
   res
     .status(status)
     .type('html')
-    .send(
-      page(
-        title,
-        `<h1 class="error">${esc(title)}</h1><p id="error">${esc(message)}</p>` +
-          '<p><a class="button" href="/">Back to the start</a></p>',
-      ),
-    );
+    .send(errorPage(title, `<p id="error">${esc(message)}</p>`));
 
 /**
  * @param {object} o
@@ -137,7 +131,7 @@ export function createSp(o) {
       checkSamlHttpMessage(req, SAML_ROUTES.get(`${req.method} ${req.path}`) ?? {});
       next();
     } catch (e) {
-      failure(res, 400, 'SAML message refused', `SAML message refused: ${e.message}`);
+      failure(res, 400, 'Request refused', `SAML message refused: ${e.message}`);
     }
   });
 
@@ -166,7 +160,7 @@ export function createSp(o) {
             `<tr><th>email</th><td id="email">${esc(u.email ?? '')}</td></tr>` +
             `<tr><th>authentication context</th><td><code id="authn-context">${esc(u.authnContextClassRef ?? '')}</code></td></tr>` +
             `<tr><th>IdP</th><td>${esc(u.issuer ?? '')}</td></tr></table>` +
-            `<h2>Attributes</h2><pre id="attributes">${esc(JSON.stringify(u.attributes ?? {}, null, 2))}</pre>` +
+            `<h2>Attributes</h2><pre id="attributes" tabindex="0">${esc(JSON.stringify(u.attributes ?? {}, null, 2))}</pre>` +
             '<p><a class="button" href="/logout">Sign out</a></p>',
         ),
       );

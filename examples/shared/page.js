@@ -37,3 +37,14 @@ export const page = (title, body) => `<!doctype html>
 </head><body><main>
 ${body}
 </main></body></html>`;
+
+/**
+ * A page that says something went wrong, with a way back to the start.
+ * @param {string} title  plain text, the page's heading
+ * @param {string} body   HTML explaining what happened
+ */
+export const errorPage = (title, body) =>
+  page(
+    title,
+    `<h1 class="error">${esc(title)}</h1>${body}<p><a class="button" href="/">Back to the start</a></p>`,
+  );
