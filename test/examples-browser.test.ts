@@ -7,19 +7,16 @@
  * Skips without Chromium unless CI is set.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
 import { createRp } from '../examples/oidc-rp/rp.js';
-// @ts-expect-error: the example is plain JavaScript, outside the TS projects.
-import { createSp, idpCertificateFromMetadata } from '../examples/saml-sp/sp.js';
 import { type Idp, registerClient } from '../idp/src/app.ts';
-import { registerSamlSp } from '../idp/src/saml/sps.ts';
 import { describeViolations, seriousViolations } from './helpers/axe.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
+import { startExampleSp } from './helpers/example-sp.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
@@ -55,15 +52,13 @@ describe.skipIf(skipBrowser)('the example apps in a browser, phone and desktop',
   let browser: Browser;
   let dir: string;
   let rp: { url: string; close(): Promise<void> };
-  let sp: { close(): void };
-  let spServer: Server;
+  let sp: { url: string; close(): Promise<void> };
   let spUrl: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-examples-browser-'));
     const [idpPort, rpPort, spPort] = [await freePort(), await freePort(), await freePort()];
     const rpUrl = `http://127.0.0.1:${rpPort}`;
-    spUrl = `http://127.0.0.1:${spPort}`;
     let issuer: string;
     ({ idp, issuer } = await createLocalIdp(dir, idpPort));
     await idp.ctx.accounts.create({
@@ -78,30 +73,10 @@ describe.skipIf(skipBrowser)('the example apps in a browser, phone and desktop',
       redirect_uris: [`${rpUrl}/callback`],
       id_token_signed_response_alg: 'ML-DSA-65',
     });
-    await registerSamlSp(idp.ctx, {
-      entityId: `${spUrl}/saml/metadata`,
-      acsUrls: [`${spUrl}/saml/acs`],
-      sloUrl: `${spUrl}/saml/slo`,
-      signatureAlgorithm: 'ML-DSA-65',
-      sign: 'both',
-      nameIdFormat: 'persistent',
-      name: 'Example SAML SP',
-    });
     await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
     rp = await createRp({ issuer, clientId: 'example-rp', clientSecret, port: rpPort, baseUrl: rpUrl });
-    const metadata = await (await fetch(`${issuer}/saml/metadata`)).text();
-    const created = createSp({
-      baseUrl: spUrl,
-      entityId: `${spUrl}/saml/metadata`,
-      idpSsoUrl: `${issuer}/saml/sso`,
-      idpSloUrl: `${issuer}/saml/slo`,
-      idpEntityId: `${issuer}/saml/metadata`,
-      idpCert: await idpCertificateFromMetadata(metadata, 'ML-DSA-65'),
-    });
-    sp = created;
-    spServer = await new Promise((r) => {
-      const s = created.app.listen(spPort, '127.0.0.1', () => r(s));
-    });
+    sp = await startExampleSp(idp, issuer, spPort);
+    spUrl = sp.url;
     browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 60_000);
@@ -109,8 +84,7 @@ describe.skipIf(skipBrowser)('the example apps in a browser, phone and desktop',
   afterAll(async () => {
     await browser?.close();
     await rp?.close();
-    sp?.close();
-    if (spServer) await new Promise((r) => spServer.close(r));
+    await sp?.close();
     await idp?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
