@@ -11,12 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
-import { createRp } from '../examples/oidc-rp/rp.js';
-import { type Idp, registerClient } from '../idp/src/app.ts';
+import type { Idp } from '../idp/src/app.ts';
 import { describeViolations, seriousViolations } from './helpers/axe.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
-import { startExampleSp } from './helpers/example-sp.ts';
+import { startExampleRp, startExampleSp } from './helpers/examples.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
@@ -58,7 +56,6 @@ describe.skipIf(skipBrowser)('the example apps in a browser, phone and desktop',
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-examples-browser-'));
     const [idpPort, rpPort, spPort] = [await freePort(), await freePort(), await freePort()];
-    const rpUrl = `http://127.0.0.1:${rpPort}`;
     let issuer: string;
     ({ idp, issuer } = await createLocalIdp(dir, idpPort));
     await idp.ctx.accounts.create({
@@ -67,14 +64,8 @@ describe.skipIf(skipBrowser)('the example apps in a browser, phone and desktop',
       name: 'Alice',
       email: 'alice@example.com',
     });
-    const { clientSecret } = await registerClient(idp.ctx, {
-      client_id: 'example-rp',
-      client_name: 'Example RP',
-      redirect_uris: [`${rpUrl}/callback`],
-      id_token_signed_response_alg: 'ML-DSA-65',
-    });
     await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
-    rp = await createRp({ issuer, clientId: 'example-rp', clientSecret, port: rpPort, baseUrl: rpUrl });
+    rp = await startExampleRp(idp, issuer, rpPort);
     sp = await startExampleSp(idp, issuer, spPort);
     spUrl = sp.url;
     browser = await launchChromium();

@@ -12,7 +12,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Idp } from '../idp/src/app.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
-import { startExampleSp } from './helpers/example-sp.ts';
+import { startExampleSp } from './helpers/examples.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
