@@ -4,9 +4,9 @@
  * os.tmpdir(), outside the repository, so nothing resolves from its node_modules.
  * test/packages.test.ts and test/readme-snippets.test.ts pack once per run each.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { prebuiltPackage } from '../../native/platform.js';
 import { NPM, npm, repo, why } from './npm.ts';
 
@@ -32,17 +32,40 @@ export function packProblem(): string | undefined {
     : `the npm registry is unreachable: ${why(ping).trim().split('\n').at(-1)}`;
 }
 
-/** `npm run pack -- --out <a new temporary folder> --json`: every tarball, with its files. */
+/**
+ * `npm run pack -- --out <a new temporary folder> --json`: every tarball, with its files. Test
+ * files run in parallel and pack compiles into the packages' dist/ folders, so one pack at a
+ * time: a lock directory under node_modules/.cache, taken atomically (mkdir).
+ */
 export function packAll(): { out: string; packed: Packed[] } {
-  const out = mkdtempSync(join(tmpdir(), 'pqid-packs-'));
-  const r = npm(
-    process.execPath,
-    ['--silent', 'run', 'pack', '--', '--out', out, '--json'],
-    repo,
-    process.env.PATH ?? '',
-  );
-  if (r.status !== 0) throw new Error(`npm run pack: ${why(r)}`);
-  return { out, packed: JSON.parse(r.stdout) as Packed[] };
+  const lock = join(repo, 'node_modules', '.cache', 'pqid-pack.lock');
+  mkdirSync(dirname(lock), { recursive: true });
+  for (const deadline = Date.now() + 360_000; ; ) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // A pack takes well under a minute: a lock this old was left by a run that was killed.
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`npm run pack: ${lock} is held by another run`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+  try {
+    const out = mkdtempSync(join(tmpdir(), 'pqid-packs-'));
+    const r = npm(
+      process.execPath,
+      ['--silent', 'run', 'pack', '--', '--out', out, '--json'],
+      repo,
+      process.env.PATH ?? '',
+    );
+    if (r.status !== 0) throw new Error(`npm run pack: ${why(r)}`);
+    return { out, packed: JSON.parse(r.stdout) as Packed[] };
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /**
