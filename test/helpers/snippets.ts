@@ -10,7 +10,7 @@
  *                                        lists it with its reason
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 
 export interface Block {
@@ -38,12 +38,20 @@ const TS = new Set(['ts', 'typescript', 'mts']);
 export const isCode = (b: Block) => JS.has(b.lang) || TS.has(b.lang);
 export const isShell = (b: Block) => ['sh', 'bash', 'shell', 'console'].includes(b.lang);
 
-/** The Markdown files the tests read: what git tracks, less vendored and test-vector notes. */
+/** The Markdown files the tests read: what git tracks (every .md below the root without git), less vendored and test-vector notes. */
 export function markdownFiles(repo: string): string[] {
-  return execFileSync('git', ['ls-files', '*.md'], { cwd: repo, encoding: 'utf8' })
-    .split('\n')
+  let listed: string[];
+  try {
+    listed = execFileSync('git', ['ls-files', '*.md'], { cwd: repo, encoding: 'utf8' }).split('\n');
+  } catch {
+    listed = readdirSync(repo, { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.endsWith('.md') && !/(^|\/)(node_modules|dist|target)\//.test(f),
+    );
+  }
+  return listed
     .filter((f) => f && !/^(native\/vendor|test\/vectors|load\/reports)\//.test(f))
-    .filter((f) => existsSync(join(repo, f)));
+    .filter((f) => existsSync(join(repo, f)))
+    .sort();
 }
 
 const MARK = /^<!--\s*snippet:\s*(continues|skip)\s*(?:[—–:-]\s*([\s\S]*?))?\s*-->$/;
