@@ -27,22 +27,14 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prebuiltPackage } from '../native/platform.js';
-import { cleanEnv, ensureNode, lowestNode, NPM, npm, repo, why } from './helpers/npm.ts';
+import { cleanEnv, ensureNode, lowestNode, NPM, repo, why } from './helpers/npm.ts';
+import { fileDependencies, installProject, type Packed, packAll, packProblem } from './helpers/packed.ts';
 import { BUILD_TOOLS, hasScript, onPath, pathWithout } from './helpers/toolchain.ts';
 
 const LOWEST = lowestNode();
 const pre = prebuiltPackage();
 
-const problem = (() => {
-  if (!NPM) return 'npm (npm-cli.js) not found';
-  if (!existsSync(join(repo, 'native', 'npm', pre.name.replace('@pqid/liboqs-node-', '')))) {
-    return `no prebuilt package is defined for this platform (${pre.name})`;
-  }
-  const ping = npm(process.execPath, ['view', 'jose@6', 'version'], repo, process.env.PATH ?? '', 30_000);
-  return ping.status === 0
-    ? undefined
-    : `the npm registry is unreachable: ${why(ping).trim().split('\n').at(-1)}`;
-})();
+const problem = packProblem();
 if (problem && !process.env.CI) console.warn(`packages.test.ts skipped: ${problem}`);
 
 /** A code block of a README: the first ```js block after the "run as is by test/packages.test.ts" marker. */
@@ -52,11 +44,6 @@ function readmeExample(readme: string): string {
   const m = /```js\n([\s\S]*?)```/.exec(text.slice(at));
   if (at < 0 || !m?.[1]) throw new Error(`${readme}: no example marked for test/packages.test.ts`);
   return m[1];
-}
-
-interface Packed {
-  file: string;
-  files: string[];
 }
 
 describe.skipIf(problem && !process.env.CI)(
@@ -71,17 +58,10 @@ describe.skipIf(problem && !process.env.CI)(
 
     beforeAll(() => {
       if (problem) throw new Error(problem); // under CI only: outside it, the suite is skipped
-      const out = mkdtempSync(join(tmpdir(), 'pqid-packs-'));
-      temps.push(out);
       // Exactly what the READMEs tell a user to run.
-      const r = npm(
-        node24,
-        ['--silent', 'run', 'pack', '--', '--out', out, '--json'],
-        repo,
-        process.env.PATH ?? '',
-      );
-      if (r.status !== 0) throw new Error(`npm run pack: ${why(r)}`);
-      for (const p of JSON.parse(r.stdout) as (Packed & { name: string })[]) packed[p.name] = p;
+      const { out, packed: list } = packAll();
+      temps.push(out);
+      for (const p of list) packed[p.name] = p;
       expect(Object.keys(packed).sort()).toEqual(
         ['@pqid/jose', '@pqid/liboqs-node', pre.name, '@pqid/xmldsig'].sort(),
       );
@@ -94,21 +74,13 @@ describe.skipIf(problem && !process.env.CI)(
       lowest = ensureNode(LOWEST);
       noTools = pathWithout(BUILD_TOOLS);
       temps.push(noTools);
-      project = mkdtempSync(join(tmpdir(), 'pqid-consumer-'));
-      temps.push(project);
-      const deps = Object.fromEntries(Object.entries(packed).map(([name, p]) => [name, `file:${p.file}`]));
-      writeFileSync(
-        join(project, 'package.json'),
-        JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: deps }, null, 2),
-      );
       // npm itself, and so the install script, run on the older of the two runtimes.
-      const i = npm(
+      project = installProject(
+        fileDependencies(Object.values(packed)),
         lowest,
-        ['install', '--no-audit', '--no-fund', '--prefer-offline'],
-        project,
         `${dirname(lowest)}${delimiter}${noTools}`,
       );
-      if (i.status !== 0) throw new Error(`npm install: ${why(i)}`);
+      temps.push(project);
     }, 600_000);
     afterAll(() => {
       for (const d of temps) rmSync(d, { recursive: true, force: true });

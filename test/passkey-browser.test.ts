@@ -14,11 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
-import { createRp } from '../examples/oidc-rp/rp.js';
-import { type Idp, registerClient } from '../idp/src/app.ts';
+import type { Idp } from '../idp/src/app.ts';
 import { enrolmentCode } from '../idp/test/passkey-helpers.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
+import { startExampleRp } from './helpers/examples.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
@@ -47,18 +46,11 @@ describe.skipIf(skipBrowser)('passkeys in Chromium with a virtual authenticator'
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-passkey-browser-'));
     const [idpPort, rpPort] = [await freePort(), await freePort()];
-    const rpUrl = `http://127.0.0.1:${rpPort}`;
     ({ idp, issuer } = await createLocalIdp(dir, idpPort));
     await idp.ctx.accounts.create({ username: 'grace', password: 'correct horse battery staple' });
     await idp.ctx.accounts.create({ username: 'heidi', password: 'another long passphrase' });
-    const { clientSecret } = await registerClient(idp.ctx, {
-      client_id: 'example-rp',
-      client_name: 'Example RP',
-      redirect_uris: [`${rpUrl}/callback`],
-      id_token_signed_response_alg: 'ML-DSA-65',
-    });
     await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
-    rp = await createRp({ issuer, clientId: 'example-rp', clientSecret, port: rpPort, baseUrl: rpUrl });
+    rp = await startExampleRp(idp, issuer, rpPort);
     browser = await launchChromium();
     context = await browser.newContext();
     page = await context.newPage();

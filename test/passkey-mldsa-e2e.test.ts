@@ -10,9 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
-import { createRp } from '../examples/oidc-rp/rp.js';
-import { type Idp, registerClient } from '../idp/src/app.ts';
+import type { Idp } from '../idp/src/app.ts';
 import { enrolmentCode } from '../idp/test/passkey-helpers.ts';
 import {
   type CreationOptions,
@@ -20,6 +18,7 @@ import {
   type SoftAlg,
   SoftAuthenticator,
 } from '../idp/test/webauthn-authenticator.ts';
+import { startExampleRp } from './helpers/examples.ts';
 import { csrfIn, HttpClient } from './helpers/http-client.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
@@ -38,15 +37,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pqid-passkey-e2e-'));
   const [idpPort, rpPort] = [await freePort(), await freePort()];
   ({ idp, issuer } = await createLocalIdp(dir, idpPort));
-  const rpUrl = `http://127.0.0.1:${rpPort}`;
-  const { clientSecret } = await registerClient(idp.ctx, {
-    client_id: 'example-rp',
-    client_name: 'Example RP',
-    redirect_uris: [`${rpUrl}/callback`],
-    id_token_signed_response_alg: 'ML-DSA-65',
-  });
   await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
-  rp = await createRp({ issuer, clientId: 'example-rp', clientSecret, port: rpPort, baseUrl: rpUrl });
+  rp = await startExampleRp(idp, issuer, rpPort);
 });
 
 afterAll(async () => {

@@ -6,16 +6,13 @@
  * IdP (localhost) and SP (127.0.0.1) are different sites. Skips without Chromium unless CI is set.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: the example is plain JavaScript, outside the TS projects.
-import { createSp, idpCertificateFromMetadata } from '../examples/saml-sp/sp.js';
 import type { Idp } from '../idp/src/app.ts';
-import { registerSamlSp } from '../idp/src/saml/sps.ts';
 import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/browser.ts';
+import { startExampleSp } from './helpers/examples.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
@@ -28,14 +25,12 @@ describe.skipIf(skipBrowser)('SAML login in a real browser', () => {
   let idp: Idp;
   let browser: Browser;
   let dir: string;
-  let spServer: Server;
-  let sp: { close(): void };
+  let sp: { url: string; close(): Promise<void> };
   let spUrl: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-saml-browser-'));
     const [idpPort, spPort] = [await freePort(), await freePort()];
-    spUrl = `http://127.0.0.1:${spPort}`;
     let issuer: string;
     ({ idp, issuer } = await createLocalIdp(dir, idpPort));
     await idp.ctx.accounts.create({
@@ -43,36 +38,15 @@ describe.skipIf(skipBrowser)('SAML login in a real browser', () => {
       password: 'correct horse battery staple',
       email: 'alice@example.com',
     });
-    await registerSamlSp(idp.ctx, {
-      entityId: `${spUrl}/saml/metadata`,
-      acsUrls: [`${spUrl}/saml/acs`],
-      sloUrl: `${spUrl}/saml/slo`,
-      signatureAlgorithm: 'ML-DSA-65',
-      sign: 'both',
-      nameIdFormat: 'persistent',
-      name: 'Example SAML SP',
-    });
     await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
-    const metadata = await (await fetch(`${issuer}/saml/metadata`)).text();
-    const created = createSp({
-      baseUrl: spUrl,
-      entityId: `${spUrl}/saml/metadata`,
-      idpSsoUrl: `${issuer}/saml/sso`,
-      idpSloUrl: `${issuer}/saml/slo`,
-      idpEntityId: `${issuer}/saml/metadata`,
-      idpCert: await idpCertificateFromMetadata(metadata, 'ML-DSA-65'),
-    });
-    sp = created;
-    spServer = await new Promise((r) => {
-      const s = created.app.listen(spPort, '127.0.0.1', () => r(s));
-    });
+    sp = await startExampleSp(idp, issuer, spPort);
+    spUrl = sp.url;
     browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    sp?.close();
-    if (spServer) await new Promise((r) => spServer.close(r));
+    await sp?.close();
     await idp?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { chunkCookie, createRemoteJWKSet, inspectToken, joinCookieChunks, verifyJwt } from '@pqid/jose';
 import * as oidc from 'openid-client';
+import { errorPage, esc, page } from '../shared/page.js';
 
 /**
  * @typedef {object} RpOptions
@@ -52,18 +53,6 @@ function parseCookies(header) {
   }
   return out;
 }
-
-/** @param {unknown} s */
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** @param {string} title @param {string} body */
-const page = (title, body) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-pre{background:#f4f4f4;padding:.75rem;overflow:auto;font-size:.85rem}.ok{color:#05612a}table{border-collapse:collapse}
-td,th{text-align:left;padding:.2rem .8rem .2rem 0}a.button{display:inline-block;margin:.3rem .5rem .3rem 0;padding:.5rem 1rem;background:#1a4b8c;color:#fff;text-decoration:none;border-radius:4px}</style>
-</head><body>${body}</body></html>`;
 
 /** @param {RpOptions} opts */
 export async function createRp(opts) {
@@ -175,7 +164,7 @@ export async function createRp(opts) {
 <tr><th>methods (amr)</th><td id="amr">${esc(Array.isArray(who.claims.amr) ? who.claims.amr.join(' ') : '(none)')}</td></tr>
 <tr><th>signed in at (auth_time)</th><td id="auth-time">${typeof who.claims.auth_time === 'number' ? new Date(who.claims.auth_time * 1000).toISOString() : '(none)'}</td></tr>
 </table>
-<h2>ID token claims</h2><pre id="claims">${esc(JSON.stringify(who.claims, null, 2))}</pre>
+<h2>ID token claims</h2><pre id="claims" tabindex="0">${esc(JSON.stringify(who.claims, null, 2))}</pre>
 <p><a class="button" href="/logout">Log out of this app</a></p>`,
           ),
         );
@@ -184,7 +173,7 @@ export async function createRp(opts) {
       if (url.pathname === '/login') {
         const store = url.searchParams.get('store') ?? defaultStore;
         if (store !== 'session' && store !== 'cookie')
-          return send(400, page('Bad request', '<p>store must be session or cookie</p>'));
+          return send(400, errorPage('Bad request', '<p>store must be session or cookie.</p>'));
         const mfa = url.searchParams.get('acr') === 'mfa';
         const verifier = oidc.randomPKCECodeVerifier();
         const tx = {
@@ -212,11 +201,7 @@ export async function createRp(opts) {
       if (url.pathname === '/callback') {
         const txId = cookies[TX_COOKIE];
         const tx = txId ? transactions.get(txId) : undefined;
-        if (!tx || !txId)
-          return send(
-            400,
-            page('Login expired', '<p>No login in progress. <a href="/">Start again</a>.</p>'),
-          );
+        if (!tx || !txId) return send(400, errorPage('Login expired', '<p>No login in progress.</p>'));
         transactions.delete(txId);
         const clearTx = expire(TX_COOKIE);
         // Validates state, iss (RFC 9207), the code exchange with PKCE, and the ID token:
@@ -235,9 +220,9 @@ export async function createRp(opts) {
           if (e instanceof oidc.AuthorizationResponseError)
             return send(
               403,
-              page(
+              errorPage(
                 'Not signed in',
-                `<p id="login-error">The IdP answered <code>${esc(e.error)}</code>. <a href="/">Start again</a>.</p>`,
+                `<p id="login-error">The IdP answered <code>${esc(e.error)}</code>.</p>`,
               ),
               [clearTx],
             );
@@ -249,7 +234,7 @@ export async function createRp(opts) {
         if (tx.acr && claims.acr !== tx.acr)
           return send(
             403,
-            page(
+            errorPage(
               'Not signed in',
               `<p id="login-error">Two factors were required; the ID token says <code>${esc(claims.acr)}</code>.</p>`,
             ),
@@ -279,13 +264,13 @@ export async function createRp(opts) {
         );
         return redirect('/', stale.map(expire));
       }
-      return send(404, page('Not found', '<p>Not found.</p>'));
+      return send(404, errorPage('Not found', '<p>There is no page here.</p>'));
     } catch (e) {
       // Never echo tokens or codes: the error class and message only.
       console.error('rp: request failed:', e instanceof Error ? `${e.name}: ${e.message}` : e);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(page('Error', '<p>Login failed. <a href="/">Start again</a>.</p>'));
+        res.end(errorPage('Login failed', '<p>Something went wrong; the RP logged why.</p>'));
       }
     }
   });

@@ -1,17 +1,30 @@
 #!/usr/bin/env node
 /**
- * Start the example RP against a running pqid IdP (`npm start` at the repository root seeds the
- * matching demo client). Settings from the environment, defaults fit the demo.
+ * Start the example RP against a pqid IdP (`npm start` at the repository root seeds the matching
+ * demo client). Settings from the environment (README.md lists them); the defaults fit the demo.
+ * Started before the IdP, it waits for it.
  */
+import { exitWith, waitForIdp } from '../shared/wait-for-idp.js';
 import { createRp } from './rp.js';
 
 const env = process.env;
-const rp = await createRp({
-  issuer: env.RP_ISSUER ?? 'http://localhost:3000',
+const issuer = env.RP_ISSUER ?? 'http://localhost:3000';
+const store = env.RP_STORE ?? 'session';
+if (store !== 'session' && store !== 'cookie')
+  exitWith('example RP')(new Error(`RP_STORE must be session or cookie, not ${JSON.stringify(store)}`));
+const options = {
+  issuer,
   clientId: env.RP_CLIENT_ID ?? 'demo-client',
   clientSecret: env.RP_CLIENT_SECRET ?? 'demo-secret',
   alg: env.RP_ALG ?? 'ML-DSA-65',
   port: Number(env.RP_PORT ?? 3001),
-  store: env.RP_STORE === 'cookie' ? 'cookie' : 'session',
-});
+  store: /** @type {'session' | 'cookie'} */ (store),
+};
+const rp = await waitForIdp(() => createRp(options), {
+  idp: issuer,
+  label: 'example RP',
+  hint: 'start it with `npm start` at the repository root',
+  variable: 'RP_ISSUER',
+  seconds: Number(env.RP_WAIT_SECONDS ?? 60),
+}).catch(exitWith('example RP', 'RP_PORT'));
 console.log(`example RP on ${rp.url} (redirect URI ${rp.redirectUri})`);

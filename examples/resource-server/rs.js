@@ -23,6 +23,7 @@ import {
   verifyJwt,
 } from '@pqid/jose';
 import Fastify from 'fastify';
+import { fetchOk } from '../shared/wait-for-idp.js';
 
 /**
  * @typedef {object} ResourceServerOptions
@@ -51,7 +52,7 @@ class Refusal extends Error {
 /** @param {ResourceServerOptions} opts */
 export async function createResourceServer(opts) {
   const issuer = opts.issuer.replace(/\/+$/, '');
-  const meta = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+  const meta = await (await fetchOk(`${issuer}/.well-known/openid-configuration`)).json();
   if (meta.issuer !== issuer) throw new Error(`discovery names issuer ${meta.issuer}, expected ${issuer}`);
   // Fetched on first use, cached, refetched on an unknown kid (rotations) at most every 30 s.
   const jwks = createRemoteJWKSet(new URL(meta.jwks_uri));

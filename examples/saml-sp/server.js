@@ -1,33 +1,43 @@
 #!/usr/bin/env node
 /**
- * Run the example SP against a running pqid IdP (`npm start` at the repository root):
+ * Run the example SP against a pqid IdP (`npm start` at the repository root):
  *
- *   node examples/saml-sp/server.js                 # ML-DSA-65, http://localhost:4000
- *   SP_ALG=RS256 SP_PORT=4001 node examples/saml-sp/server.js   # the legacy RSA-SHA256 SP
+ *   node examples/saml-sp/server.js                 # ML-DSA-65, http://localhost:3002
+ *   SP_ALG=RS256 node examples/saml-sp/server.js    # the legacy RSA-SHA256 SP, on :3003
  *
- * Register it first (printed below): pqid saml-sps add --metadata http://localhost:4000/saml/metadata --alg ML-DSA-65
+ * Settings from the environment (README.md lists them). Started before the IdP, it waits for its
+ * metadata. Register it once (printed below): pqid saml-sps add --metadata <this SP>/saml/metadata
  * The IdP certificate is taken from the IdP metadata for convenience. In production, pin the
  * certificate you obtained out of band (or verify the metadata signature against the IdP's root).
  */
+import { exitWith, fetchOk, waitForIdp } from '../shared/wait-for-idp.js';
 import { createSp, idpCertificateFromMetadata } from './sp.js';
 
-const idp = process.env.IDP_URL ?? 'http://localhost:3000';
-const alg = process.env.SP_ALG ?? 'ML-DSA-65';
-const port = Number(process.env.SP_PORT ?? (alg === 'RS256' ? 4001 : 4000));
-const baseUrl = process.env.SP_URL ?? `http://localhost:${port}`;
+const env = process.env;
+const idp = env.IDP_URL ?? 'http://localhost:3000';
+const alg = env.SP_ALG ?? 'ML-DSA-65';
+const port = Number(env.SP_PORT ?? (alg === 'RS256' ? 3003 : 3002));
+const baseUrl = env.SP_URL ?? `http://localhost:${port}`;
+const fail = exitWith('example SAML SP', 'SP_PORT');
 
-const metadata = await (await fetch(`${idp}/saml/metadata`)).text();
-const entityId = /entityID="([^"]+)"/.exec(metadata)?.[1];
+const metadata = await waitForIdp(async () => (await fetchOk(`${idp}/saml/metadata`)).text(), {
+  idp,
+  label: 'example SAML SP',
+  hint: 'start it with `npm start` at the repository root',
+  variable: 'IDP_URL',
+  seconds: Number(env.SP_WAIT_SECONDS ?? 60),
+}).catch(fail);
 const { app } = createSp({
   baseUrl,
   entityId: `${baseUrl}/saml/metadata`,
   idpSsoUrl: `${idp}/saml/sso`,
   idpSloUrl: `${idp}/saml/slo`,
-  idpEntityId: entityId,
-  idpCert: await idpCertificateFromMetadata(metadata, alg),
+  idpEntityId: /entityID="([^"]+)"/.exec(metadata)?.[1],
+  idpCert: await idpCertificateFromMetadata(metadata, alg).catch(fail),
   pq: alg !== 'RS256',
 });
-app.listen(port, () => {
+app.listen(port, (/** @type {Error | undefined} */ error) => {
+  if (error) fail(error);
   console.log(`example SAML SP (${alg}) on ${baseUrl}`);
   console.log(
     `register it once:  npm run pqid -- saml-sps add --metadata ${baseUrl}/saml/metadata --alg ${alg}`,

@@ -15,18 +15,20 @@ import {
 import express from 'express';
 import session from 'express-session';
 import passportPkg from 'passport';
+import { errorPage, esc, page } from '../shared/page.js';
 
 const NAMEID_PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 
-const esc = (s) =>
-  String(s).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
-  );
+/** An error page with the message (escaped) and a way back. */
+const failure = (res, status, title, message) =>
+  res
+    .status(status)
+    .type('html')
+    .send(errorPage(title, `<p id="error">${esc(message)}</p>`));
 
 /**
  * @param {object} o
- * @param {string} o.baseUrl        where this SP is reachable, e.g. http://localhost:4000
+ * @param {string} o.baseUrl        where this SP is reachable, e.g. http://localhost:3002
  * @param {string} o.entityId       this SP's entityID (registered at the IdP)
  * @param {string} o.idpSsoUrl      the IdP's /saml/sso
  * @param {string} o.idpSloUrl      the IdP's /saml/slo
@@ -129,21 +131,38 @@ export function createSp(o) {
       checkSamlHttpMessage(req, SAML_ROUTES.get(`${req.method} ${req.path}`) ?? {});
       next();
     } catch (e) {
-      res.status(400).type('text').send(`SAML message refused: ${e.message}`);
+      failure(res, 400, 'Request refused', `SAML message refused: ${e.message}`);
     }
   });
 
   app.get('/', (req, res) => {
     const u = req.user;
+    if (!u)
+      return res
+        .type('html')
+        .send(
+          page(
+            'pqid example SAML SP',
+            '<h1>pqid example SAML service provider</h1>' +
+              `<p id="signed-out">${req.query.logged_out ? 'Signed out.' : 'Not signed in.'}</p>` +
+              '<p><a class="button" id="login" href="/login">Sign in with pqid (SAML)</a></p>',
+          ),
+        );
+    const who = u.uid ?? u.email ?? '';
     res
       .type('html')
       .send(
-        u
-          ? `<h1 id="signed-in">Signed in</h1><p>NameID: <code id="nameid">${esc(u.nameID)}</code></p>` +
-              `<p>uid: <span id="uid">${esc(u.uid ?? '')}</span>, email: <span id="email">${esc(u.email ?? '')}</span></p>` +
-              `<p>authentication context: <code id="authn-context">${esc(u.authnContextClassRef ?? '')}</code></p>` +
-              '<p><a href="/logout">Sign out</a></p>'
-          : '<h1 id="signed-out">Not signed in</h1><p><a id="login" href="/login">Sign in with pqid (SAML)</a></p>',
+        page(
+          'Signed in',
+          `<h1 class="ok" id="signed-in">Signed in${who ? ` as ${esc(who)}` : ''}</h1><table>` +
+            `<tr><th>NameID</th><td><code id="nameid">${esc(u.nameID)}</code></td></tr>` +
+            `<tr><th>uid</th><td id="uid">${esc(u.uid ?? '')}</td></tr>` +
+            `<tr><th>email</th><td id="email">${esc(u.email ?? '')}</td></tr>` +
+            `<tr><th>authentication context</th><td><code id="authn-context">${esc(u.authnContextClassRef ?? '')}</code></td></tr>` +
+            `<tr><th>IdP</th><td>${esc(u.issuer ?? '')}</td></tr></table>` +
+            `<h2>Attributes</h2><pre id="attributes" tabindex="0">${esc(JSON.stringify(u.attributes ?? {}, null, 2))}</pre>` +
+            '<p><a class="button" href="/logout">Sign out</a></p>',
+        ),
       );
   });
   app.get('/login', passport.authenticate('saml', { failureRedirect: '/', failureMessage: true }));
@@ -169,19 +188,13 @@ export function createSp(o) {
       .send(strategy.generateServiceProviderMetadata(null, o.requestSigning?.certificate ?? null)),
   );
   app.get('/error', (req, res) =>
-    res
-      .status(401)
-      .type('text')
-      .send(`SAML login failed: ${(req.session?.messages ?? []).join('; ')}`),
+    failure(res, 401, 'Sign-in failed', `SAML login failed: ${(req.session?.messages ?? []).join('; ')}`),
   );
   // node-saml's refusals (replay, expiry, audience, signature, …) arrive as errors: a 401 that
   // says why, not express's 500 page with a stack trace.
-  app.use((err, _req, res, _next) => {
-    res
-      .status(err.status === 413 ? 413 : 401)
-      .type('text')
-      .send(`SAML login failed: ${err.message}`);
-  });
+  app.use((err, _req, res, _next) =>
+    failure(res, err.status === 413 ? 413 : 401, 'Sign-in failed', `SAML login failed: ${err.message}`),
+  );
   return { app, strategy, close: () => integration?.uninstall() };
 }
 

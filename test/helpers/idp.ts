@@ -3,8 +3,17 @@ import { randomBytes } from 'node:crypto';
 import { createIdp, type Idp } from '../../idp/src/app.ts';
 import { loadConfig } from '../../idp/src/config/index.ts';
 
-/** Created but not listening: register what the test needs, then `idp.app.listen(...)`. */
-export async function createLocalIdp(dir: string, port: number): Promise<{ idp: Idp; issuer: string }> {
+type Overrides = NonNullable<Parameters<typeof loadConfig>[0]>['overrides'];
+
+/**
+ * Created but not listening: register what the test needs, then `idp.app.listen(...)`.
+ * `overrides` adds settings (resourceServers, say) to the test defaults.
+ */
+export async function createLocalIdp(
+  dir: string,
+  port: number,
+  overrides: Overrides = {},
+): Promise<{ idp: Idp; issuer: string }> {
   const issuer = `http://localhost:${port}`;
   const config = loadConfig({
     env: {},
@@ -16,6 +25,7 @@ export async function createLocalIdp(dir: string, port: number): Promise<{ idp: 
       issuer,
       logLevel: 'silent',
       demo: { enabled: false },
+      ...overrides,
     },
   });
   const idp = await createIdp(config, {
