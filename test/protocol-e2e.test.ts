@@ -23,7 +23,7 @@ import * as jose from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
-import { type LoadConfigOptions, loadConfig } from '../idp/src/config.ts';
+import { type LoadConfigOptions, loadConfig } from '../idp/src/config/index.ts';
 import { FetchBrowser, signIn } from './helpers/fetch-browser.ts';
 import { freePort } from './helpers/net.ts';
 

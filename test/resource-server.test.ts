@@ -14,7 +14,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResourceServer } from '../examples/resource-server/rs.js';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
-import { loadConfig } from '../idp/src/config.ts';
+import { loadConfig } from '../idp/src/config/index.ts';
 import { freePort } from './helpers/net.ts';
 
 type Rs = Awaited<ReturnType<typeof createResourceServer>>;

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the example is plain JavaScript
 import { createSp, idpCertificateFromMetadata } from '../examples/saml-sp/sp.js';
 import { createIdp, type Idp } from '../idp/src/app.ts';
-import { loadConfig } from '../idp/src/config.ts';
+import { loadConfig } from '../idp/src/config/index.ts';
 import { SamlCertificates, type SamlSigner } from '../idp/src/saml/certificates.ts';
 import { signedLoginResponse } from '../idp/src/saml/response.ts';
 import { samlSizes } from '../idp/src/saml/sizes.ts';

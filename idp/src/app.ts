@@ -1,29 +1,31 @@
 /**
- * Assembling the provider: storage, KEK, keys, seed data, server. Start-up fails early with a
- * ConfigError whose message names the setting to fix.
+ * The provider: the context (open-context.ts), seed data, first keys, the server and its timers.
  */
 import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
-import { Accounts } from './accounts/accounts.ts';
-import { Clients, signingAlgs } from './clients/clients.ts';
-import { OutboundGuard, type OutboundOptions } from './clients/outbound.ts';
+import { signingAlgs } from './clients/clients.ts';
+import { warnSlowHotPath } from './clients/hot-path.ts';
+import type { OutboundOptions } from './clients/outbound.ts';
 
 export { registerClient } from './clients/register.ts';
 
-import { type Config, ConfigError } from './config.ts';
+import {
+  type Config,
+  ConfigError,
+  type Env,
+  processEnv,
+  readEnvironment,
+  resourceServerAlgs,
+} from './config/index.ts';
 import type { IdpContext } from './context.ts';
-import { type Kek, kekReloader, loadKek } from './crypto/kek.ts';
+import type { Kek } from './crypto/kek.ts';
 import { auditMessage } from './keys/audit.ts';
-import { openKeyProviders } from './keys/external.ts';
-import { keyManagerFromConfig } from './keys/from-config.ts';
-import { warnSlowHotPath } from './keys/hot-path.ts';
 import { requireNativeIfAsked } from './mldsa-backend.ts';
 import { dpopNonceKey } from './oidc/dpop.ts';
-import { resourceServerAlgs } from './oidc/protocol-config.ts';
-import { LoginLimiter } from './security/login-limiter.ts';
+import { openContext } from './open-context.ts';
+import type { LoginLimiter } from './security/login-limiter.ts';
 import { type SeedResult, seedDemo } from './seed.ts';
 import { buildServer } from './server.ts';
-import { openStorage } from './storage/open.ts';
 import { schedulePurge } from './storage/purge.ts';
 
 export interface Idp {
@@ -37,7 +39,7 @@ export interface Idp {
 }
 
 export interface CreateIdpOptions {
-  env?: Record<string, string | undefined>;
+  env?: Env;
   warn?: (message: string) => void;
   logStream?: { write(msg: string): void };
   /** Replaces the in-memory login limiter (e.g. one backed by a store shared between instances). */
@@ -47,10 +49,10 @@ export interface CreateIdpOptions {
 }
 
 export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Promise<Idp> {
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? processEnv();
   const warn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_KEK' }));
   const slowWarn = opts.warn ?? ((m: string) => process.emitWarning(m, { code: 'PQID_SLOW_HOT_PATH' }));
-  requireNativeIfAsked(env);
+  requireNativeIfAsked(readEnvironment(env));
   const available = algorithms();
   if (!available.includes(config.defaultSigningAlg)) {
     throw new ConfigError(
@@ -62,38 +64,18 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       `demo.idTokenSignedResponseAlg ${config.demo.idTokenSignedResponseAlg} is not available; choose one of ${available.join(', ')}`,
     );
   }
-  const storage = openStorage(config.databaseUrl);
-  const outbound = new OutboundGuard({ allow: config.outbound.allow, ...opts.outbound });
-  let closeKeys = async () => {};
+  const opened = await openContext(config, {
+    env,
+    withKeys: true,
+    actor: 'server',
+    warn,
+    loginLimiter: opts.loginLimiter,
+    outbound: opts.outbound,
+  });
+  const { ctx } = opened;
+  const { keys, storage } = ctx;
+  const { kek } = opened;
   try {
-    const keyStore = storage.adapter('SigningKey');
-    const haveKeys = (await keyStore.list()).length > 0;
-    const kek = loadKek({ env, dataDir: config.dataDir, haveKeys, warn });
-    const providers = await openKeyProviders(config.keys.signers, { env });
-    const reloadKek = kekReloader(kek, env);
-    const keys = keyManagerFromConfig(keyStore, kek, config, {
-      locks: storage.adapter('Lock'),
-      providers,
-      ...(reloadKek ? { reloadKek } : {}),
-      actor: 'server',
-    });
-    closeKeys = () => keys.close();
-    await keys.load();
-    const ctx: IdpContext = {
-      config,
-      storage,
-      keys,
-      accounts: new Accounts(storage.adapter('Account')),
-      clients: new Clients(storage.adapter('Client'), config.defaultSigningAlg, {
-        allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
-        cacheTtl: config.clientCacheTtl,
-        outboundAllow: outbound.allowlist,
-      }),
-      outbound,
-      // Lockouts count failures from every instance on this store (login-limiter.ts).
-      loginLimiter:
-        opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
-    };
     const seed = await seedDemo(ctx);
     // One key per algorithm that a registered client's tokens use or a resource server pins, plus
     // the default: published
@@ -141,15 +123,11 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
         stopRefresh();
         await stopPurge();
         await app.close();
-        await outbound.close();
-        await keys.close();
-        await storage.close();
+        await opened.close();
       },
     };
   } catch (e) {
-    await closeKeys();
-    await outbound.close();
-    await storage.close();
+    await opened.close();
     throw e;
   }
 }

@@ -8,4 +8,4 @@ import { requireSupportedNode } from './node-version.ts';
 
 requireSupportedNode('pqid');
 const { main } = await import('./cli/main.ts');
-process.exitCode = await main(process.argv.slice(2), process.env);
+process.exitCode = await main(process.argv.slice(2));

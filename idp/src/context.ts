@@ -1,7 +1,7 @@
 import type { Accounts } from './accounts/accounts.ts';
 import type { Clients } from './clients/clients.ts';
 import type { OutboundGuard } from './clients/outbound.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import type { KeyManager } from './keys/key-manager.ts';
 import type { LoginLimiter } from './security/login-limiter.ts';
 import type { Storage } from './storage/adapter.ts';

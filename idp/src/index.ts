@@ -3,16 +3,26 @@
 export { type Account, Accounts } from './accounts/accounts.ts';
 export { type CreateIdpOptions, createIdp, type Idp, registerClient } from './app.ts';
 export { type Client, ClientError, type ClientInput, Clients, describeClient } from './clients/clients.ts';
-export { type Config, ConfigError, type LoadConfigOptions, loadConfig } from './config.ts';
+export { redactDatabaseUrl } from './config/database-url.ts';
+export { type Config, type LoadConfigOptions, loadConfig } from './config/index.ts';
 export type { IdpContext } from './context.ts';
+export {
+  ConfigError,
+  IdpError,
+  type IdpErrorCode,
+  OAuthError,
+  type OAuthErrorCode,
+  SignerUnavailable,
+  StorageUnavailable,
+} from './errors/index.ts';
+export { type ErrorAnswer, errorAnswer } from './http/errors.ts';
 export { KeyManager, type KeyRecord } from './keys/key-manager.ts';
 export { discoveryDocument } from './oidc/discovery.ts';
 export { type SamlSizeRow, samlSizes } from './saml/sizes.ts';
 export { registerSamlSp, type SamlSp, type SamlSpInput } from './saml/sps.ts';
 export { buildServer } from './server.ts';
 export type { Adapter, ModelName, Payload, Storage } from './storage/adapter.ts';
-export { isStorageUnavailable, StorageUnavailable, storageUnavailableResponse } from './storage/errors.ts';
+export { isStorageUnavailable } from './storage/errors.ts';
 export { openStorage } from './storage/open.ts';
-export { redactDatabaseUrl } from './storage/pg-url.ts';
 export { PostgresStorage } from './storage/postgres.ts';
 export { SqliteStorage } from './storage/sqlite.ts';

@@ -4,40 +4,9 @@
  * the start banner, /healthz and /metrics all say so, and PQID_REQUIRE_NATIVE=1 turns it into a
  * refusal to start.
  */
-import {
-  BACKEND_NAMES,
-  type BackendName,
-  type BackendStatus,
-  backends,
-  type CompositeMode,
-  preferredBackend,
-  type Settings,
-} from '@pqid/jose';
-import { ConfigError } from './config.ts';
-
-/**
- * @pqid/jose's settings from the environment of the IdP process (`npm start` and the CLI):
- * PQID_BACKEND prefers one backend (`native`, `node`, `noble` or `native-ref`; empty: automatic);
- * PQID_NATIVE_COMPOSITES picks how the native backend signs composites (`auto` the default,
- * `whole`, `split`, or `off`, the older name of `split`).
- */
-export function backendSettings(
-  env: Record<string, string | undefined>,
-): Pick<Settings, 'backend' | 'compositeMode'> {
-  const backend = env.PQID_BACKEND?.trim() || undefined;
-  if (backend !== undefined && !BACKEND_NAMES.includes(backend as BackendName))
-    throw new ConfigError(
-      `PQID_BACKEND must be one of ${BACKEND_NAMES.join(', ')}; got ${JSON.stringify(backend)}`,
-    );
-  const modes: Record<string, CompositeMode> = { auto: 'auto', whole: 'whole', split: 'split', off: 'split' };
-  const composites = env.PQID_NATIVE_COMPOSITES?.trim().toLowerCase() || 'auto';
-  const compositeMode = Object.hasOwn(modes, composites) ? modes[composites] : undefined;
-  if (!compositeMode)
-    throw new ConfigError(
-      `PQID_NATIVE_COMPOSITES must be auto, whole or split; got ${JSON.stringify(env.PQID_NATIVE_COMPOSITES)}`,
-    );
-  return { backend: backend as BackendName | undefined, compositeMode };
-}
+import { type BackendStatus, backends, preferredBackend } from '@pqid/jose';
+import type { EnvironmentSettings } from './config/index.ts';
+import { IdpError } from './errors/index.ts';
 
 export interface MlDsaBackendReport {
   /** The backend ordinary ML-DSA signatures use (`native`, `node`, `noble`), null when none. */
@@ -96,9 +65,7 @@ export function bannerLines(r: MlDsaBackendReport): string[] {
   return lines;
 }
 
-export class NativeRequiredError extends Error {
-  override name = 'NativeRequiredError';
-  readonly code = 'ERR_NATIVE_REQUIRED';
+export class NativeRequiredError extends IdpError<'ERR_NATIVE_REQUIRED'> {
   /** The backend ML-DSA would have signed on instead. */
   readonly backend: string | null;
   /** Why native is not the one. */
@@ -107,6 +74,7 @@ export class NativeRequiredError extends Error {
   readonly fix: string | undefined;
   constructor(backend: string | null, why: string, fix?: string) {
     super(
+      'ERR_NATIVE_REQUIRED',
       `PQID_REQUIRE_NATIVE is set but ML-DSA would sign on ${backend ?? 'no backend'}: ${why}${fix ? `; to fix: ${fix}` : ''}`,
     );
     this.backend = backend;
@@ -115,15 +83,14 @@ export class NativeRequiredError extends Error {
   }
 }
 
-/** PQID_REQUIRE_NATIVE set (to anything but 0/false/no/off): refuse to run ML-DSA on a fallback. */
+/** PQID_REQUIRE_NATIVE set (config/environment.ts): refuse to run ML-DSA on a fallback. */
 export function requireNativeIfAsked(
-  env: Record<string, string | undefined>,
+  settings: Pick<EnvironmentSettings, 'requireNative' | 'backend'>,
   r = mldsaBackendReport(),
 ): void {
-  const v = env.PQID_REQUIRE_NATIVE?.trim().toLowerCase();
-  if (!v || ['0', 'false', 'no', 'off'].includes(v) || !r.fallback) return;
+  if (!settings.requireNative || !r.fallback) return;
   if (r.native.available) {
-    throw new NativeRequiredError(r.backend, `PQID_BACKEND=${env.PQID_BACKEND ?? ''} chooses it over native`);
+    throw new NativeRequiredError(r.backend, `PQID_BACKEND=${settings.backend ?? ''} chooses it over native`);
   }
   throw new NativeRequiredError(
     r.backend,

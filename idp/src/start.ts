@@ -1,18 +1,17 @@
 /** `npm start` (through main.ts): load configuration, start the provider, print how to use it. */
 import { configure } from '@pqid/jose';
 import { createIdp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { backendSettings, bannerLines, mldsaBackendReport, NativeRequiredError } from './mldsa-backend.ts';
-import { redactDatabaseUrl } from './storage/pg-url.ts';
-
-/** How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections. */
-const DRAIN_TIMEOUT_MS = Number(process.env.PQID_DRAIN_TIMEOUT_MS) || 10_000;
+import { ConfigError, loadConfig, readEnvironment, redactDatabaseUrl } from './config/index.ts';
+import { bannerLines, mldsaBackendReport, NativeRequiredError } from './mldsa-backend.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...(process.argv[2] ? { file: process.argv[2] } : {}) });
+  const { backend, compositeMode, drainTimeoutMs } = readEnvironment();
+  // How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections.
+  const DRAIN_TIMEOUT_MS = drainTimeoutMs;
   // The fallback to another ML-DSA backend is reported once, as a structured log line below,
   // instead of @pqid/jose's process warning.
-  configure({ ...backendSettings(process.env), onWarning: null });
+  configure({ backend, compositeMode, onWarning: null });
   const idp = await createIdp(config, { warn: (m) => console.warn(`warning: ${m}`) });
   const log = idp.app.log;
   const mldsa = mldsaBackendReport();

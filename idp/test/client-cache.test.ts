@@ -10,7 +10,7 @@ import { createIdp, type Idp, registerClient } from '../src/app.ts';
 import { ClientCache } from '../src/clients/client-cache.ts';
 import { type Client, Clients } from '../src/clients/clients.ts';
 import { replaceClient } from '../src/clients/register.ts';
-import { ConfigError } from '../src/config.ts';
+import { ConfigError } from '../src/config/index.ts';
 import type { Adapter, Payload } from '../src/storage/adapter.ts';
 import { basicAuth, form, KEK, startTestIdp, tempDir, testConfig } from './helpers.ts';
 
@@ -255,7 +255,7 @@ describe('ClientCache', () => {
   });
 
   it('is bounded', () => {
-    const cache = new ClientCache(60);
+    const cache = new ClientCache<Client>(60);
     for (let i = 0; i < 10_001; i++) cache.set(`c${i}`, { client_id: `c${i}` } as Client, cache.generation);
     expect(cache.get('c0')).toBeUndefined();
     expect(cache.get('c1')?.client_id).toBe('c1');

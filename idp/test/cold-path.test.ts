@@ -12,7 +12,7 @@ import { parseCertificate, verifyXml } from '@pqid/xmldsig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
-import { ConfigError } from '../src/config.ts';
+import { ConfigError } from '../src/config/index.ts';
 import { SamlCertificates } from '../src/saml/certificates.ts';
 import { registerSamlSp, SamlSpError } from '../src/saml/sps.ts';
 import { basicAuth, form, startTestIdp, tempDir, testConfig } from './helpers.ts';

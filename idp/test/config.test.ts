@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SAML_LIMITS } from '@pqid/xmldsig';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/index.ts';
 import { tempDir } from './helpers.ts';
 
 describe('config', () => {
@@ -124,5 +124,130 @@ describe('config', () => {
     expect(() =>
       loadConfig({ env: {}, overrides: { saml: { requestLimits: { maxDepth: 0 } as never } } }),
     ).toThrow(/maxDepth must be a positive integer/);
+  });
+  it('keeps every default of the table', () => {
+    expect(loadConfig({ env: {}, cwd: '/srv' })).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      issuer: 'http://localhost:3000',
+      dataDir: '/srv/data',
+      databaseUrl: 'sqlite:/srv/data/pqid.sqlite',
+      defaultSigningAlg: 'ML-DSA-65',
+      ttl: {
+        authorizationCode: 60,
+        accessToken: 3600,
+        idToken: 3600,
+        refreshToken: 14 * 86400,
+        session: 86400,
+        interaction: 600,
+      },
+      bodyLimit: 64 * 1024,
+      logLevel: 'info',
+      accessTokenHeaderBudget: 8190,
+      purgeInterval: 600,
+      clientCacheTtl: 2,
+      demo: {
+        enabled: true,
+        username: 'demo',
+        password: 'demo',
+        clientId: 'demo-client',
+        clientSecret: 'demo-secret',
+        redirectUri: 'http://localhost:3001/callback',
+        idTokenSignedResponseAlg: 'ML-DSA-65',
+      },
+      keys: {
+        placement: { idToken: 'client', accessToken: 'client', userinfo: 'client', cold: 'auto' },
+        prepublish: 3600,
+        coldLifetime: 7 * 86400,
+        refreshInterval: 60,
+        publishRoot: false,
+        signedJwks: false,
+        allowSlhDsaHotPath: false,
+        signers: {},
+        custody: {},
+      },
+      loginLimits: { window: 900, maxFailuresPerAccount: 5, maxFailuresPerAddress: 50 },
+      saml: {
+        enabled: true,
+        metadataAlgs: ['ML-DSA-65', 'RS256'],
+        defaultAlg: 'ML-DSA-65',
+        assertionLifetime: 300,
+        requestMaxAge: 600,
+        maxRequestBytes: 64 * 1024,
+        requestLimits: { ...DEFAULT_SAML_LIMITS },
+        leafCertificateDays: 730,
+        rootCertificateDays: 3650,
+        metadataValidity: 7 * 86400,
+      },
+      passkeys: {
+        enabled: true,
+        rpName: 'pqid',
+        challengeTtl: 300,
+        algorithms: ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'EdDSA', 'ES256', 'RS256'],
+        manageMaxAge: 600,
+      },
+      maxHeaderBytes: 32 * 1024,
+      dpop: { maxProofBytes: 16 * 1024, iatWindow: 300, requireNonce: false, nonceLifetime: 300 },
+      par: { required: false, requestUriLifetime: 60 },
+      registration: { mode: 'off' },
+      resourceServers: {},
+      backchannelLogout: { concurrency: 8, attempts: 3, timeout: 5, retryDelay: 1, sweepInterval: 30 },
+      outbound: { allow: [] },
+      requestObjects: { requireJti: false },
+    });
+  });
+
+  it('reads every setting that has an environment variable', () => {
+    const c = loadConfig({
+      env: {
+        PQID_HOST: '0.0.0.0',
+        PQID_DEFAULT_SIGNING_ALG: 'ML-DSA-44',
+        PQID_LOG_LEVEL: 'warn',
+        PQID_PURGE_INTERVAL: '0',
+        PQID_CLIENT_CACHE_TTL: '0',
+        PQID_METRICS_TOKEN: 'm'.repeat(16),
+        PQID_ACCESS_TOKEN_SIGNING_ALG: 'ML-DSA-87',
+        PQID_DEMO: 'off',
+        PQID_REGISTRATION: 'token',
+        PQID_REGISTRATION_TOKEN: 't'.repeat(16),
+      },
+      cwd: '/srv',
+    });
+    expect(c).toMatchObject({
+      host: '0.0.0.0',
+      defaultSigningAlg: 'ML-DSA-44',
+      logLevel: 'warn',
+      purgeInterval: 0,
+      clientCacheTtl: 0,
+      metricsToken: 'm'.repeat(16),
+      accessTokenSigningAlg: 'ML-DSA-87',
+      demo: { enabled: false },
+      registration: { mode: 'token', initialAccessToken: 't'.repeat(16) },
+    });
+    // The shorthand fills keys.placement.accessToken, unless the placement names one itself.
+    expect(c.keys.placement.accessToken).toBe('ML-DSA-87');
+    const pinned = loadConfig({
+      env: { PQID_ACCESS_TOKEN_SIGNING_ALG: 'ML-DSA-87' },
+      cwd: '/srv',
+      overrides: { keys: { placement: { accessToken: 'ML-DSA-44' } } },
+    });
+    expect(pinned.keys.placement.accessToken).toBe('ML-DSA-44');
+    for (const v of ['1', 'true', 'yes', 'on'])
+      expect(loadConfig({ env: { PQID_DEMO: v } }).demo.enabled).toBe(true);
+  });
+
+  it('checks a value in every layer it is given in, naming where it came from', () => {
+    expect(() => loadConfig({ env: { PQID_CLIENT_CACHE_TTL: '61' }, cwd: '/srv' })).toThrow(
+      /PQID_CLIENT_CACHE_TTL must be at most 60 seconds/,
+    );
+    expect(() => loadConfig({ env: {}, cwd: '/srv', overrides: { ttl: { nope: 1 } as never } })).toThrow(
+      /unknown ttl "nope"/,
+    );
+    expect(() =>
+      loadConfig({ env: {}, cwd: '/srv', overrides: { keys: { placement: { body: 'x' } as never } } }),
+    ).toThrow(/keys.placement: unknown object "body"/);
+    expect(() => loadConfig({ env: { PQID_REGISTRATION: 'token' }, cwd: '/srv' })).toThrow(
+      /needs registration.initialAccessToken/,
+    );
   });
 });

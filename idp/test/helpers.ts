@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { vi } from 'vitest';
 import { createIdp } from '../src/app.ts';
-import { type Config, type LoadConfigOptions, loadConfig } from '../src/config.ts';
+import { type Config, type LoadConfigOptions, loadConfig } from '../src/config/index.ts';
 
 export const KEK = randomBytes(32).toString('base64');
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIdp } from '../src/app.ts';
-import { ConfigError } from '../src/config.ts';
+import { ConfigError } from '../src/config/index.ts';
 import { KEK, tempDir, testConfig } from './helpers.ts';
 
 // SAML (on by default) publishes keys of its own; these tests count the OIDC ones only.

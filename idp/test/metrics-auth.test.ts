@@ -1,6 +1,6 @@
 /** /metrics behind a bearer token (metricsToken / PQID_METRICS_TOKEN), and open without one. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { startTestIdp } from './helpers.ts';
 
 type Started = Awaited<ReturnType<typeof startTestIdp>>;

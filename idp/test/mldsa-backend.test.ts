@@ -6,9 +6,8 @@
 import { backends, configure, preferredBackend } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp } from '../src/app.ts';
-import { ConfigError } from '../src/config.ts';
+import { backendSettings, ConfigError, readEnvironment } from '../src/config/index.ts';
 import {
-  backendSettings,
   bannerLines,
   type MlDsaBackendReport,
   mldsaBackendReport,
@@ -76,7 +75,7 @@ describe('PQID_REQUIRE_NATIVE', () => {
   it('refuses a fallback, with the reason and the fix', () => {
     const e = (() => {
       try {
-        requireNativeIfAsked({ PQID_REQUIRE_NATIVE: '1' }, MISSING);
+        requireNativeIfAsked(readEnvironment({ PQID_REQUIRE_NATIVE: '1' }), MISSING);
       } catch (err) {
         return err;
       }
@@ -92,14 +91,17 @@ describe('PQID_REQUIRE_NATIVE', () => {
 
   it('refuses native overridden by PQID_BACKEND', () => {
     expect(() =>
-      requireNativeIfAsked({ PQID_REQUIRE_NATIVE: 'true', PQID_BACKEND: 'noble' }, OVERRIDDEN),
+      requireNativeIfAsked(
+        readEnvironment({ PQID_REQUIRE_NATIVE: 'true', PQID_BACKEND: 'noble' }),
+        OVERRIDDEN,
+      ),
     ).toThrow(/would sign on noble: PQID_BACKEND=noble chooses it over native/);
   });
 
   it('accepts native, and does nothing when unset or off', () => {
-    expect(() => requireNativeIfAsked({ PQID_REQUIRE_NATIVE: '1' }, NATIVE)).not.toThrow();
+    expect(() => requireNativeIfAsked(readEnvironment({ PQID_REQUIRE_NATIVE: '1' }), NATIVE)).not.toThrow();
     for (const v of [undefined, '', '0', 'false', 'no', 'OFF']) {
-      expect(() => requireNativeIfAsked({ PQID_REQUIRE_NATIVE: v }, MISSING)).not.toThrow();
+      expect(() => requireNativeIfAsked(readEnvironment({ PQID_REQUIRE_NATIVE: v }), MISSING)).not.toThrow();
     }
   });
 });

@@ -18,7 +18,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildConnector } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundAllowlist, specialRange } from '../src/clients/address-policy.ts';
 import {
   type Dial,
   OutboundGuard,
@@ -27,6 +26,7 @@ import {
   type ResolvedAddress,
   type Trust,
 } from '../src/clients/outbound.ts';
+import { OutboundAllowlist, specialRange } from '../src/policy/addresses.ts';
 
 /** The test's own idea of loopback, independent of the code under test. */
 const loopback = new BlockList();

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/index.ts';
 import { basicAuth, browserLogin, form, startTestIdp } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';

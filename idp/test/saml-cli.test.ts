@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { samlSps } from '../src/saml/cli.ts';
+import { samlSps } from '../src/cli/saml-sps.ts';
 import { parseSpMetadata } from '../src/saml/sp-metadata.ts';
 import { tempDir } from './helpers.ts';
 

@@ -6,17 +6,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/config.ts';
+import { PG_DEFAULTS, parsePostgresUrl, redactDatabaseUrl } from '../src/config/database-url.ts';
+import { ConfigError } from '../src/config/index.ts';
+import { errorAnswer } from '../src/http/errors.ts';
 import {
   isPgUnavailableError,
   isStorageUnavailable,
   StorageUnavailable,
-  storageUnavailableResponse,
   toStorageError,
 } from '../src/storage/errors.ts';
 import { MIGRATIONS } from '../src/storage/migrations.ts';
 import { openStorage } from '../src/storage/open.ts';
-import { PG_DEFAULTS, parsePostgresUrl, redactDatabaseUrl } from '../src/storage/pg-url.ts';
 import { PostgresStorage } from '../src/storage/postgres.ts';
 import { defineStorageContract } from './storage-contract.ts';
 import {
@@ -216,7 +216,7 @@ describe('postgres URL and error handling (no database needed)', () => {
     expect(isStorageUnavailable(wrapped)).toBe(true);
     const bug = new TypeError('bug');
     expect(toStorageError(bug, 'find')).toBe(bug);
-    expect(storageUnavailableResponse(wrapped as StorageUnavailable)).toEqual({
+    expect(errorAnswer(wrapped)).toEqual({
       status: 503,
       headers: { 'retry-after': '1', 'cache-control': 'no-store' },
       body: { error: 'temporarily_unavailable', error_description: expect.any(String) },

@@ -39,7 +39,7 @@ export const FLOOR_ALGS = ['ES256', 'ML-DSA-65'];
 export const PLACEMENT_ALGS = ['ES256', 'ML-DSA-65', 'SLH-DSA-SHA2-128f', 'SLH-DSA-SHA2-128s'];
 
 /**
- * The algorithms the SAML IdP signs with (idp/src/saml/config.ts).
+ * The algorithms the SAML IdP signs with (idp/src/policy/algorithms.ts).
  * @type {import('@pqid/idp').SamlSizeRow['alg'][]}
  */
 export const SAML_ALGS = ['ES256', 'RS256', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];

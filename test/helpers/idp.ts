@@ -1,7 +1,7 @@
 /** A real IdP for end-to-end tests: temp data dir, silent, no demo client, its own KEK. */
 import { randomBytes } from 'node:crypto';
 import { createIdp, type Idp } from '../../idp/src/app.ts';
-import { loadConfig } from '../../idp/src/config.ts';
+import { loadConfig } from '../../idp/src/config/index.ts';
 
 type Overrides = NonNullable<Parameters<typeof loadConfig>[0]>['overrides'];
 

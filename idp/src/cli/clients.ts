@@ -16,7 +16,8 @@ import {
 } from '../clients/clients.ts';
 import { registerClient } from '../clients/register.ts';
 import { measureSignature } from '../keys/hot-path.ts';
-import { isSlowSigner, resolveAlg, type SigningPurpose } from '../keys/placement.ts';
+import { resolveAlg, type SigningPurpose } from '../keys/placement.ts';
+import { isSlowSigner } from '../policy/algorithms.ts';
 import { mapErrors, parse } from './args.ts';
 import { CliError, type Command, err, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';

@@ -7,23 +7,15 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { PqidError } from '@pqid/jose';
+import { IdpError, UsageError } from '../errors/index.ts';
 
-/** The command line is wrong: exit 2, with a pointer to `--help`. */
-export class UsageError extends Error {
-  readonly code = 'ERR_USAGE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+/** The command line is wrong (errors/families.ts): exit 2, with a pointer to `--help`. */
+export { UsageError };
 
 /** The operation failed for a reason outside the library (input files, stdin): exit 1. */
-export class CliError extends Error {
-  readonly code: string;
+export class CliError extends IdpError<string> {
   constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'CliError';
-    this.code = code;
+    super(code, message, options ?? {});
   }
 }
 

@@ -1,10 +1,9 @@
 /** `pqid keys list|rotate|remove|rekey|import`: the IdP's signing keys, in its storage. */
-
-import { CustodyError, type ExternalKeyRef, type ExternalRef } from '../keys/custody.ts';
-import { KeyActive, type KeyInfo, UnknownKey } from '../keys/key-manager.ts';
-import { isKeySet, KEY_SETS, type KeySet } from '../keys/key-sets.ts';
+import type { ExternalKeyRef, ExternalRef } from '../keys/custody.ts';
+import type { KeyInfo } from '../keys/key-manager.ts';
+import { isKeySet, KEY_SETS, type KeySet } from '../policy/key-sets.ts';
 import { mapErrors, parse } from './args.ts';
-import { CliError, type Command, json, out, table, UsageError } from './common.ts';
+import { type Command, json, out, table, UsageError } from './common.ts';
 import { withCli } from './open.ts';
 
 const iso = (t: number | undefined) => (t === undefined ? '-' : new Date(t * 1000).toISOString());
@@ -182,15 +181,5 @@ export const keys: Command = {
   },
 };
 
-/** mapErrors plus the key-operation errors, each with its stable code. */
-async function keyErrors<T>(f: () => Promise<T>): Promise<T> {
-  return mapErrors(async () => {
-    try {
-      return await f();
-    } catch (e) {
-      if (e instanceof KeyActive || e instanceof UnknownKey || e instanceof CustodyError)
-        throw new CliError(e.code, e.message, { cause: e });
-      throw e;
-    }
-  });
-}
+/** The key-operation errors, each with its stable code. */
+const keyErrors = mapErrors;

@@ -4,23 +4,23 @@
  * may be running or stopped) and load it only when run.
  */
 import { configure } from '@pqid/jose';
-import { ConfigError } from '../config.ts';
-import { backendSettings } from '../mldsa-backend.ts';
-import { samlSps } from '../saml/cli.ts';
+import { ConfigError, type Env, processEnv, readEnvironment } from '../config/index.ts';
 import { clients } from './clients.ts';
 import { CliError, err, report } from './common.ts';
 import { keys } from './keys.ts';
 import { passkeys } from './passkeys.ts';
 import { runCli, TOKEN_COMMANDS } from './run.ts';
+import { samlSps } from './saml-sps.ts';
 
 export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps, passkeys];
 
 /** Runs one command line; the environment gives the ML-DSA backend settings and PQID_DEBUG. */
-export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+export async function main(argv: string[], env: Env = processEnv()): Promise<number> {
   const debug = !!env.PQID_DEBUG;
   try {
     // The backend fallback warning is for servers; `pqid backends` shows the backends on request.
-    configure({ ...backendSettings(env), onWarning: null });
+    const { backend, compositeMode } = readEnvironment(env);
+    configure({ backend, compositeMode, onWarning: null });
   } catch (e) {
     return report('pqid', e instanceof ConfigError ? new CliError('ERR_CONFIG', e.message) : e, debug);
   }

@@ -7,7 +7,7 @@
  */
 import type { Account } from '../accounts/accounts.ts';
 import type { IdpContext } from '../context.ts';
-import { passkeyAlgName } from '../signin/passkeys/config.ts';
+import { passkeyAlgName } from '../policy/passkeys.ts';
 import { passkeysOf } from '../signin/passkeys/credentials.ts';
 import { Enrolments } from '../signin/passkeys/enrolment.ts';
 import { mapErrors, parse } from './args.ts';

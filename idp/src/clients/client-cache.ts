@@ -8,14 +8,13 @@
  * their entry expires, `clientCacheTtl` seconds at most. Unknown ids are not cached, so a flood
  * of made-up client_ids cannot fill the cache, and a client registered elsewhere is found at once.
  */
-import type { Client } from './clients.ts';
-
 /** Past this many clients the oldest entry goes: a bound, not a working set (clients are few). */
 const MAX_ENTRIES = 10_000;
 
-export class ClientCache {
+/** `T`: the client record (clients.ts). */
+export class ClientCache<T> {
   readonly #ttlMs: number;
-  readonly #entries = new Map<string, { client: Client; until: number }>();
+  readonly #entries = new Map<string, { client: T; until: number }>();
   /** Bumped by every write: a read that began before a write must not store what it read. */
   #generation = 0;
 
@@ -31,7 +30,7 @@ export class ClientCache {
     return this.#generation;
   }
 
-  get(clientId: string): Client | undefined {
+  get(clientId: string): T | undefined {
     const e = this.#entries.get(clientId);
     if (e === undefined) return undefined;
     if (performance.now() < e.until) return e.client;
@@ -40,7 +39,7 @@ export class ClientCache {
   }
 
   /** Keep `client` (frozen: callers share it) unless a write happened since `generation`. */
-  set(clientId: string, client: Client, generation: number): Client {
+  set(clientId: string, client: T, generation: number): T {
     const frozen = deepFreeze(client);
     if (generation !== this.#generation) return frozen;
     if (this.#entries.size >= MAX_ENTRIES) {

@@ -6,11 +6,10 @@
  */
 import { algorithms, importJwks, type Jwk } from '@pqid/jose';
 import { hashGeneratedSecret, hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
-import { slowHotPathRefusal } from '../keys/config.ts';
-import { isSlowSigner } from '../keys/placement.ts';
-import { ACR_VALUES } from '../signin/auth-context.ts';
+import { ACR_VALUES } from '../policy/acr.ts';
+import { OutboundAllowlist } from '../policy/addresses.ts';
+import { isSlowSigner, slowHotPathRefusal } from '../policy/algorithms.ts';
 import type { Adapter } from '../storage/adapter.ts';
-import { OutboundAllowlist } from './address-policy.ts';
 import { ClientCache } from './client-cache.ts';
 import { ClientError } from './client-error.ts';
 import { checkOutboundUrl, OutboundRefused, type Trust } from './outbound.ts';
@@ -239,7 +238,7 @@ export class Clients {
   readonly #store: Adapter;
   readonly #defaultAlg: string;
   readonly #policy: ClientPolicy;
-  readonly #cache: ClientCache;
+  readonly #cache: ClientCache<Client>;
   constructor(store: Adapter, defaultAlg: string, policy: ClientPolicy = {}) {
     this.#store = store;
     this.#defaultAlg = defaultAlg;

@@ -6,7 +6,7 @@
  * - `operator`: a client the operator registered (`pqid clients add`, configuration, the demo
  *   seed). Its URLs are the operator's choice: https anywhere, http on loopback.
  * - `dynamic`: a client that registered itself (RFC 7591). Its URLs are an anonymous party's
- *   choice, so they must be https and may reach only public addresses (address-policy.ts),
+ *   choice, so they must be https and may reach only public addresses (policy/addresses.ts),
  *   unless the operator listed the host or range in `outbound.allow`.
  *
  * The address rule is applied where the socket is opened, to the very addresses it is opened
@@ -20,7 +20,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher, fetch as undiciFetch } from 'undici';
-import { isLoopbackAddress, normalHost, OutboundAllowlist, specialRange } from './address-policy.ts';
+import { IdpError } from '../errors/index.ts';
+import { isLoopbackAddress, normalHost, OutboundAllowlist, specialRange } from '../policy/addresses.ts';
 
 export type Trust = 'operator' | 'dynamic';
 
@@ -39,12 +40,10 @@ export type Dial = (target: buildConnector.Options, callback: buildConnector.Cal
 export type OutboundRefusal = 'scheme' | 'url' | 'address';
 
 /** A request the outbound policy does not allow; nothing was sent. */
-export class OutboundRefused extends Error {
-  override name = 'OutboundRefused';
-  readonly code = 'outbound_refused';
+export class OutboundRefused extends IdpError<'outbound_refused'> {
   readonly reason: OutboundRefusal;
   constructor(reason: OutboundRefusal, message: string) {
-    super(message);
+    super('outbound_refused', message);
     this.reason = reason;
   }
 }

@@ -3,14 +3,22 @@
  * signing key published for every algorithm its tokens may use, before it can receive one.
  * `pqid clients add`, dynamic registration (RFC 7591/7592) and tests all come through here.
  */
-import type { IdpContext } from '../context.ts';
+import type { Config } from '../config/index.ts';
+import type { KeyManager } from '../keys/key-manager.ts';
 import { resolveAlg } from '../keys/placement.ts';
-import { accessTokenAlgOf, type Client, type ClientInput, signingAlgs } from './clients.ts';
+import { accessTokenAlgOf, type Client, type ClientInput, type Clients, signingAlgs } from './clients.ts';
+
+/** What registering needs of the provider (an IdpContext has it). */
+interface RegistrationContext {
+  config: Pick<Config, 'defaultSigningAlg' | 'accessTokenSigningAlg'>;
+  clients: Clients;
+  keys: KeyManager;
+}
 
 type RegistrationFields = Pick<Client, 'registration_access_token_hash' | 'client_id_issued_at'>;
 
 /** The keys a client's tokens need under the current placement, created if missing. */
-export async function ensureClientKeys(ctx: IdpContext, client: Client): Promise<void> {
+export async function ensureClientKeys(ctx: RegistrationContext, client: Client): Promise<void> {
   const place = (purpose: 'id_token' | 'access_token', alg: string) =>
     resolveAlg(ctx.keys.placement, purpose, alg, ctx.config.defaultSigningAlg);
   const jwtAccessTokens = (client.access_token_format ?? 'reference') !== 'reference';
@@ -25,7 +33,7 @@ export async function ensureClientKeys(ctx: IdpContext, client: Client): Promise
 
 /** Register a client and publish its signing keys before the client can receive a token. */
 export async function registerClient(
-  ctx: IdpContext,
+  ctx: RegistrationContext,
   input: ClientInput,
   extra: RegistrationFields = {},
 ): Promise<{ client: Client; clientSecret?: string }> {
@@ -36,7 +44,7 @@ export async function registerClient(
 
 /** Replace a client's metadata (RFC 7592 PUT), publishing any key it newly needs. */
 export async function replaceClient(
-  ctx: IdpContext,
+  ctx: RegistrationContext,
   existing: Client,
   input: ClientInput,
 ): Promise<{ client: Client; clientSecret?: string }> {

@@ -13,7 +13,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors/index.ts';
 
 export const KEK_FILE = 'kek.key';
 
@@ -54,8 +54,15 @@ function decodeList(text: string, source: string): Buffer[] {
     .map((l, i) => decode(l, `${source} (entry ${i + 1})`));
 }
 
+/** Where the KEK comes from: `PQID_KEK`, `PQID_KEK_FILE`, `PQID_KEK_PREVIOUS` (config/environment.ts). */
+export interface KekSources {
+  kek?: string | undefined;
+  kekFile?: string | undefined;
+  kekPrevious?: string | undefined;
+}
+
 export interface LoadKekOptions {
-  env: Record<string, string | undefined>;
+  sources: KekSources;
   dataDir: string;
   /** Whether the store already holds encrypted keys (then generating a KEK would be wrong). */
   haveKeys: boolean;
@@ -63,17 +70,20 @@ export interface LoadKekOptions {
 }
 
 /** The KEK file in use: `PQID_KEK_FILE`, else `<dataDir>/kek.key`. */
-export const kekFilePath = (env: Record<string, string | undefined>, dataDir: string): string =>
-  env.PQID_KEK_FILE ? resolve(env.PQID_KEK_FILE) : join(dataDir, KEK_FILE);
+export const kekFilePath = (sources: KekSources, dataDir: string): string =>
+  sources.kekFile ? resolve(sources.kekFile) : join(dataDir, KEK_FILE);
 
-export function loadKek({ env, dataDir, haveKeys, warn }: LoadKekOptions): Kek {
-  const previousEnv = env.PQID_KEK_PREVIOUS ? decodeList(env.PQID_KEK_PREVIOUS, 'PQID_KEK_PREVIOUS') : [];
-  if (env.PQID_KEK) {
-    if (env.PQID_KEK_FILE) throw new ConfigError('set PQID_KEK or PQID_KEK_FILE, not both');
-    return withPrevious({ key: decode(env.PQID_KEK, 'PQID_KEK'), source: 'env' }, previousEnv);
+const previousKeks = (sources: KekSources): Buffer[] =>
+  sources.kekPrevious ? decodeList(sources.kekPrevious, 'PQID_KEK_PREVIOUS') : [];
+
+export function loadKek({ sources, dataDir, haveKeys, warn }: LoadKekOptions): Kek {
+  const previousEnv = previousKeks(sources);
+  if (sources.kek) {
+    if (sources.kekFile) throw new ConfigError('set PQID_KEK or PQID_KEK_FILE, not both');
+    return withPrevious({ key: decode(sources.kek, 'PQID_KEK'), source: 'env' }, previousEnv);
   }
-  const path = kekFilePath(env, dataDir);
-  if (existsSync(path) || env.PQID_KEK_FILE) return readKekFile(path, previousEnv, warn);
+  const path = kekFilePath(sources, dataDir);
+  if (existsSync(path) || sources.kekFile) return readKekFile(path, previousEnv, warn);
   if (haveKeys) {
     throw new ConfigError(
       `signing keys exist but no key-encryption key was found: set PQID_KEK or restore ${path}`,
@@ -110,10 +120,10 @@ export function readKekFile(path: string, previousEnv: Buffer[] = [], warn?: (m:
  * How a running server re-reads its KEK: the file again (a replaced secret takes effect at the
  * next key reload), nothing for `PQID_KEK` (an environment only changes with a restart).
  */
-export function kekReloader(kek: Kek, env: Record<string, string | undefined>): (() => Kek) | undefined {
+export function kekReloader(kek: Kek, sources: KekSources): (() => Kek) | undefined {
   const file = kek.file;
   if (!file || kek.source === 'env') return undefined;
-  const previousEnv = env.PQID_KEK_PREVIOUS ? decodeList(env.PQID_KEK_PREVIOUS, 'PQID_KEK_PREVIOUS') : [];
+  const previousEnv = previousKeks(sources);
   return () => {
     const next = readKekFile(file, previousEnv);
     return next.source === kek.source ? next : { ...next, source: kek.source };
@@ -152,8 +162,9 @@ export function seal(kek: Kek, plaintext: string, aad: string): Sealed {
 }
 
 export class KekMismatch extends ConfigError {
-  override name = 'KekMismatch';
-  readonly code = 'ERR_KEK_MISMATCH';
+  constructor(message: string) {
+    super(message, {}, 'ERR_KEK_MISMATCH');
+  }
 }
 
 function decrypt(key: Buffer, sealed: Sealed, aad: string): string | undefined {

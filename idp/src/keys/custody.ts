@@ -23,6 +23,7 @@ import {
   localSigner,
 } from '@pqid/jose';
 import { type Kek, open, type Sealed, seal } from '../crypto/kek.ts';
+import { IdpError } from '../errors/index.ts';
 
 /** One key in an external provider: the provider's name (config `keys.signers`) and its reference. */
 export interface ExternalKeyRef {
@@ -68,22 +69,9 @@ export interface ExternalKeyProvider {
   close?(): Promise<void>;
 }
 
-/**
- * A KMS/HSM that failed to sign (unreachable, throttled, refused): an outage, not a bug. The
- * HTTP layer answers 503 with Retry-After, as for a storage outage; the request can be retried.
- */
-export const isSignerOutage = (e: unknown): e is Error & { code: string } =>
-  (e as { code?: unknown } | undefined)?.code === 'ERR_SIGNER_FAILED';
-
-/** Seconds a client is asked to wait after a signer outage. */
-export const SIGNER_RETRY_AFTER = 5;
-
-export class CustodyError extends Error {
-  override name = 'CustodyError';
-  readonly code: string;
-  constructor(code: string, message: string, opts?: ErrorOptions) {
-    super(message, opts);
-    this.code = code;
+export class CustodyError extends IdpError<'ERR_KEY_CUSTODY' | 'ERR_KEY_EXISTS'> {
+  constructor(code: 'ERR_KEY_CUSTODY' | 'ERR_KEY_EXISTS', message: string, opts?: ErrorOptions) {
+    super(code, message, opts);
   }
 }
 

@@ -7,8 +7,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../config.ts';
-import type { ExternalSignerConfig } from './config.ts';
+import type { ExternalSignerConfig } from '../config/index.ts';
+import { ConfigError } from '../config/index.ts';
 import type { ExternalKeyProvider } from './custody.ts';
 
 export interface ProviderContext {

@@ -1,7 +1,7 @@
 /** A KeyManager configured from `Config`, shared by the server (app.ts) and the CLI. */
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { Kek } from '../crypto/kek.ts';
-import { isSamlSigningAlg } from '../saml/config.ts';
+import { isSamlSigningAlg } from '../policy/algorithms.ts';
 import type { Adapter } from '../storage/adapter.ts';
 import type { ExternalKeyProvider } from './custody.ts';
 import { KeyManager, type KeyManagerOptions } from './key-manager.ts';

@@ -5,7 +5,7 @@
  * key in a KMS or HSM is signed there. Either way the rest of the IdP holds a `PrivateKey`
  * handle and never key material.
  *
- * Every key belongs to one key set (key-sets.ts: oidc, saml, root), which decides where it is
+ * Every key belongs to one key set (policy/key-sets.ts: oidc, saml, root), which decides where it is
  * published and whether a rotation by algorithm touches it; keys compete for "active" only within
  * their set and algorithm. Rotation and retirement are derived from timestamps (lifecycle.ts);
  * placement (which alg signs which OIDC object) from configuration (placement.ts). The store is
@@ -22,6 +22,8 @@ import {
   signCompact,
 } from '@pqid/jose';
 import { type Kek, kekId, reseal, type Sealed, sealedUnderCurrent } from '../crypto/kek.ts';
+import { IdpError } from '../errors/index.ts';
+import { HOT_SETS, isKeySet, KEY_SETS, type KeySet, recordId } from '../policy/key-sets.ts';
 import type { Adapter } from '../storage/adapter.ts';
 import { type LockOptions, withLock } from '../storage/lock.ts';
 import { actor, type KeyAuditEvent, type KeyAuditSink } from './audit.ts';
@@ -34,11 +36,10 @@ import {
   openExternal,
   SealedCustody,
 } from './custody.ts';
-import { HOT_SETS, isKeySet, KEY_SETS, type KeySet, recordId } from './key-sets.ts';
 import { type KeyState, type KeyStatus, keyStates } from './lifecycle.ts';
 import { defaultColdAlg, fixedAlgs, type Placement, resolveAlg, type SigningPurpose } from './placement.ts';
 
-export type { KeySet } from './key-sets.ts';
+export type { KeySet } from '../policy/key-sets.ts';
 export type { KeyStatus } from './lifecycle.ts';
 export type { Placement, SigningPurpose } from './placement.ts';
 
@@ -130,30 +131,35 @@ export interface KeyManagerOptions {
   actor?: 'server' | 'cli';
 }
 
-export class UnknownSigningAlgorithm extends Error {
-  override name = 'UnknownSigningAlgorithm';
-  readonly code = 'ERR_ALG_UNAVAILABLE';
+export class UnknownSigningAlgorithm extends IdpError<'ERR_ALG_UNAVAILABLE'> {
+  constructor(message: string) {
+    super('ERR_ALG_UNAVAILABLE', message);
+  }
 }
 
-export class RotationPending extends Error {
-  override name = 'RotationPending';
-  readonly code = 'ERR_ROTATION_PENDING';
+export class RotationPending extends IdpError<'ERR_ROTATION_PENDING'> {
+  constructor(message: string) {
+    super('ERR_ROTATION_PENDING', message);
+  }
 }
 
-export class UnknownKeySet extends Error {
-  override name = 'UnknownKeySet';
-  readonly code = 'ERR_KEY_SET_UNKNOWN';
+export class UnknownKeySet extends IdpError<'ERR_KEY_SET_UNKNOWN'> {
+  constructor(message: string) {
+    super('ERR_KEY_SET_UNKNOWN', message);
+  }
 }
 
-export class UnknownKey extends Error {
-  override name = 'UnknownKey';
-  readonly code = 'ERR_KEY_UNKNOWN';
+export class UnknownKey extends IdpError<'ERR_KEY_UNKNOWN'> {
+  constructor(message: string) {
+    super('ERR_KEY_UNKNOWN', message);
+  }
 }
 
 /** `pqid keys remove` of a key that signs now: rotate first. */
-export class KeyActive extends Error {
-  override name = 'KeyActive';
-  readonly code = 'ERR_KEY_ACTIVE';
+export class KeyActive extends IdpError<'ERR_KEY_ACTIVE'> {
+  constructor(message: string) {
+    super('ERR_KEY_ACTIVE', message);
+  }
 }
 
 const DEFAULT_PLACEMENT: Placement = {

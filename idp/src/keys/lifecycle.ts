@@ -11,7 +11,7 @@
  * Keys compete only with keys of the same set and algorithm (key-sets.ts): a new OIDC ML-DSA-65
  * key retires the old OIDC one, never a SAML key of the same algorithm.
  */
-import { recordId } from './key-sets.ts';
+import { recordId } from '../policy/key-sets.ts';
 
 export type KeyStatus = 'next' | 'active' | 'retired';
 

@@ -15,8 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type DelegatedSigner, type Jwk, SignerUnsupported } from '@pqid/jose';
-import { ConfigError } from '../config.ts';
-import type { ExternalSignerConfig } from './config.ts';
+import { ConfigError, type ExternalSignerConfig, exportToProcessEnv } from '../config/index.ts';
 import { CustodyError, type ExternalKeyProvider } from './custody.ts';
 
 type Pkcs11Config = Extract<ExternalSignerConfig, { type: 'pkcs11' }>;
@@ -223,7 +222,7 @@ export async function openPkcs11Provider(
   const pin = env[cfg.pinEnv];
   if (!pin) throw new ConfigError(`keys.signers.${name}: the PIN variable ${cfg.pinEnv} is not set`);
   // The module reads its own configuration from the environment when it initialises.
-  for (const [k, v] of Object.entries(cfg.env ?? {})) process.env[k] = v;
+  exportToProcessEnv(cfg.env ?? {});
   let p11: Pkcs11Api;
   try {
     p11 = acquireModule(pkcs11js, cfg.library);

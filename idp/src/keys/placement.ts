@@ -5,25 +5,15 @@
  * SAML certificates and metadata, the signed JWKS) is signed by the root key set, whose
  * algorithm can be slow and conservative — SLH-DSA — because it signs almost never.
  */
-import { algorithms, getAlgorithm } from '@pqid/jose';
+import { algorithms } from '@pqid/jose';
+import type { Placement } from '../config/types.ts';
+import { IdpError } from '../errors/index.ts';
+
+export type { Placement, PlacementTarget } from '../config/types.ts';
 
 export type SigningPurpose = 'id_token' | 'access_token' | 'userinfo' | 'cold';
 
 export const SIGNING_PURPOSES: readonly SigningPurpose[] = ['id_token', 'access_token', 'userinfo', 'cold'];
-
-/** `client`: the algorithm the caller passes (the client's registration); otherwise a fixed alg. */
-export type PlacementTarget = 'client' | (string & {});
-
-export interface Placement {
-  idToken: PlacementTarget;
-  accessToken: PlacementTarget;
-  userinfo: PlacementTarget;
-  /**
-   * The cold-path root's algorithm (key set `root`): always fixed, there is no client to ask.
-   * `auto`: the existing root's algorithm, else `defaultColdAlg()` for a new store.
-   */
-  cold: 'auto' | (string & {});
-}
 
 const FIELD: Record<Exclude<SigningPurpose, 'cold'>, keyof Placement> = {
   id_token: 'idToken',
@@ -31,27 +21,16 @@ const FIELD: Record<Exclude<SigningPurpose, 'cold'>, keyof Placement> = {
   userinfo: 'userinfo',
 };
 
-export class PlacementError extends Error {
-  override name = 'PlacementError';
+export class PlacementError extends IdpError<'ERR_PLACEMENT'> {
+  constructor(message: string) {
+    super('ERR_PLACEMENT', message);
+  }
 }
 
 /** The cold-path algorithm of a new store: SLH-DSA-SHA2-128s, where the runtime has it. */
 export const COLD_PATH_ALGS = ['SLH-DSA-SHA2-128s', 'ML-DSA-87'] as const;
 export const defaultColdAlg = (): string =>
   COLD_PATH_ALGS.find((a) => algorithms().includes(a)) ?? 'ML-DSA-87';
-
-/**
- * Algorithms too slow to sign per request: SLH-DSA (hundreds of milliseconds per signature for
- * the small variants, tens for the fast ones, against well under one for ML-DSA). They belong on
- * the cold path; the hot path takes them only with `keys.allowSlhDsaHotPath` (docs/KEYS.md).
- */
-export const isSlowSigner = (alg: string): boolean => {
-  try {
-    return getAlgorithm(alg).family === 'slh-dsa';
-  } catch {
-    return false;
-  }
-};
 
 /** The algorithm for a hot-path `purpose`; `requested` is the client's alg (or undefined: the default). */
 export function resolveAlg(

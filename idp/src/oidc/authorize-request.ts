@@ -5,7 +5,7 @@
  */
 import { type Client, type Clients, isDynamic } from '../clients/clients.ts';
 import { checkBrowserUri, redirectUriMatches } from '../clients/redirect-uris.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { checkResources, resourceParam } from './resources.ts';
 
 export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;

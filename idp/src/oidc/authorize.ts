@@ -15,9 +15,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Client } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
+import { pageErrorHandler } from '../http/errors.ts';
 import { type AuthContext, acrAtLeast, weakestKnown } from '../signin/auth-context.ts';
 import type { SignIn } from '../signin/sign-in.ts';
-import { pageErrorHandler } from '../ui/errors.ts';
 import { sendPage } from '../ui/html.ts';
 import { errorPage } from '../ui/pages.ts';
 import type { AuthorizeParams, AuthRequest } from './authorize-request.ts';

@@ -5,9 +5,9 @@
  */
 import { inspectToken } from '@pqid/jose';
 import { accessTokenAlgOf, type Client } from '../clients/clients.ts';
+import type { ResourceServerConfig } from '../config/index.ts';
 import type { IdpContext } from '../context.ts';
 import { randomToken, tokenId } from '../crypto/secrets.ts';
-import type { ResourceServerConfig } from './protocol-config.ts';
 import { observeReference, signToken } from './signing.ts';
 
 export interface CodeInput {

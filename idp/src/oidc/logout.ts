@@ -15,13 +15,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Client } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken, safeEqual } from '../crypto/secrets.ts';
+import { pageErrorHandler } from '../http/errors.ts';
 import type { AuthContext } from '../signin/auth-context.ts';
 import { cookieOptions, currentSession, endSession } from '../signin/session.ts';
-import { outagePage } from '../ui/errors.ts';
 import { redirect303, sendPage } from '../ui/html.ts';
 import { errorPage, logoutConfirmPage, messagePage } from '../ui/pages.ts';
 import { redirectWith } from './authorize-request.ts';
 import type { BackchannelLogout } from './backchannel-logout.ts';
+import { OAuthError } from './errors.ts';
 import { sendFrontchannelLogout } from './frontchannel-logout.ts';
 import { takeLoggedInClients } from './session-clients.ts';
 
@@ -60,7 +61,11 @@ interface LogoutRecord extends LogoutTarget {
   csrf: string;
 }
 
-class LogoutError extends Error {}
+class LogoutError extends OAuthError {
+  constructor(message: string) {
+    super('invalid_request', message);
+  }
+}
 
 /** A session just ended: its public id and the clients that got a code in it. */
 interface Ended {
@@ -83,17 +88,14 @@ export async function logoutRoutes(
   const path = `${ep.prefix}/end_session`;
   const pending = ctx.storage.adapter('Interaction');
 
-  app.setErrorHandler((err, req, reply) => {
-    const outage = outagePage(err, req, reply);
-    if (outage) return outage;
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 500) req.log.error({ err }, 'logout failure');
-    return sendPage(
-      reply,
-      status >= 500 ? 500 : 400,
-      errorPage('Sign-out failed', 'The sign-out request is malformed.', 'invalid_request'),
-    );
-  });
+  app.setErrorHandler(
+    pageErrorHandler({
+      what: 'logout failure',
+      title: 'Sign-out failed',
+      malformed: 'The sign-out request is malformed.',
+      clamp: true,
+    }),
+  );
 
   /**
    * The hint's claims, if it is one of our ID tokens. The same keys sign RFC 9068 access tokens

@@ -21,6 +21,7 @@ import type { Client } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
 import type { AuthorizeParams } from './authorize-request.ts';
 import { keySetFor } from './client-assertion.ts';
+import { OAuthError } from './errors.ts';
 
 const MAX_LIFETIME = 3600;
 const CLOCK_TOLERANCE = 30;
@@ -28,9 +29,10 @@ const MAX_BYTES = 32 * 1024;
 const TYPES = new Set(['jwt', 'oauth-authz-req+jwt']);
 const JWT_CLAIMS = new Set(['iss', 'aud', 'exp', 'iat', 'nbf', 'jti']);
 
-export class RequestObjectError extends Error {
-  override name = 'RequestObjectError';
-  readonly error = 'invalid_request_object';
+export class RequestObjectError extends OAuthError {
+  constructor(message: string) {
+    super('invalid_request_object', message);
+  }
 }
 
 const refuse = (message: string): never => {

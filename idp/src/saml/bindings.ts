@@ -7,18 +7,14 @@
 import { inflateRawSync } from 'node:zlib';
 import { algForUri, algorithmFor, isSignatureUri } from '@pqid/xmldsig';
 import type { FastifyReply } from 'fastify';
+import { IdpError } from '../errors/index.ts';
 import { sendPage } from '../ui/html.ts';
 import { AUTO_SUBMIT, formPostPage } from '../ui/pages.ts';
 
 /** A request we refuse with a 400 page (never a redirect: the destination is not trusted yet). */
-export class SamlRequestError extends Error {
-  override name = 'SamlRequestError';
-  readonly status: number;
-  readonly code: string;
+export class SamlRequestError extends IdpError<string> {
   constructor(message: string, code = 'invalid_request', status = 400) {
-    super(message);
-    this.code = code;
-    this.status = status;
+    super(code, message, { status, expose: true });
   }
 }
 

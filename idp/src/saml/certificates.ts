@@ -1,5 +1,5 @@
 /**
- * Keys and certificates of the SAML IdP, in two key sets of the key manager (keys/key-sets.ts),
+ * Keys and certificates of the SAML IdP, in two key sets of the key manager (policy/key-sets.ts),
  * so rotation, encryption at rest and multi-instance reloads come for free:
  *
  *   saml  the hot signing key per algorithm (Responses, Assertions, LogoutResponses), published

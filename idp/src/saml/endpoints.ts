@@ -1,6 +1,6 @@
 /** The SAML endpoint URLs and the IdP entityID, derived from the issuer like the OIDC ones. */
 import { certificateBase64 } from '@pqid/xmldsig';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 
 export interface SamlEndpoints {
   entityId: string;

@@ -12,12 +12,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken } from '../crypto/secrets.ts';
+import { pageErrorHandler } from '../http/errors.ts';
 import type { AuthContext, SignInNeed } from '../signin/auth-context.ts';
 import { SESSION_COOKIE } from '../signin/session.ts';
 import type { SignIn } from '../signin/sign-in.ts';
-import { outagePage } from '../ui/errors.ts';
-import { sendPage } from '../ui/html.ts';
-import { errorPage } from '../ui/pages.ts';
 import { classRefFor, requiredClass } from './authn-context.ts';
 import { type AuthnRequestInfo, readAuthnRequest, unsupportedNameIdFormat } from './authn-request.ts';
 import { SamlRequestError, sendPostForm } from './bindings.ts';
@@ -78,27 +76,16 @@ export async function samlRoutes(
     'saml',
   );
 
-  app.setErrorHandler((err, req, reply) => {
-    if (err instanceof SamlRequestError) {
-      req.log.info({ code: err.code }, 'saml request refused');
-      return sendPage(
-        reply,
-        err.status,
-        errorPage('This sign-in request cannot be processed', err.message, err.code),
-      );
-    }
-    const outage = outagePage(err, req, reply);
-    if (outage) return outage;
-    const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status < 500)
-      return sendPage(
-        reply,
-        400,
-        errorPage('Invalid request', 'The SAML request is malformed.', 'invalid_request'),
-      );
-    req.log.error({ err }, 'saml endpoint failure');
-    return sendPage(reply, 500, errorPage('Something went wrong', 'Please try again.', 'server_error'));
-  });
+  // A refused request (SamlRequestError) is shown with its reason, never redirected: the
+  // destination is not trusted yet.
+  app.setErrorHandler(
+    pageErrorHandler({
+      what: 'saml endpoint failure',
+      malformed: 'The SAML request is malformed.',
+      clamp: true,
+      refused: 'This sign-in request cannot be processed',
+    }),
+  );
 
   async function metadataAlgs(): Promise<string[]> {
     const fromSps = (await sps.list()).map((s) => s.signatureAlgorithm);

@@ -13,8 +13,8 @@ import {
   SIGNATURE_URIS,
   type XmlSignatureAlg,
 } from '@pqid/xmldsig';
+import type { SamlSigningAlg } from '../policy/algorithms.ts';
 import { formPostPage } from '../ui/pages.ts';
-import type { SamlSigningAlg } from './config.ts';
 import { signedLoginResponse } from './response.ts';
 import type { SignWhat } from './sps.ts';
 import { instant, samlId } from './xml.ts';

@@ -4,12 +4,15 @@
  * a NameID format we support. Parsed through @pqid/xmldsig's parseXml (no DTDs, size cap).
  */
 import { certificateBase64, parseXml } from '@pqid/xmldsig';
+import { IdpError } from '../errors/index.ts';
 import { BINDING, NS, nameIdFormatName } from './constants.ts';
 import type { SamlSpInput } from './sps.ts';
 import { attr, child, children, text, type XmlElement } from './xml.ts';
 
-export class SpMetadataError extends Error {
-  override name = 'SpMetadataError';
+export class SpMetadataError extends IdpError<'ERR_METADATA'> {
+  constructor(message: string) {
+    super('ERR_METADATA', message, { status: 400 });
+  }
 }
 
 export function parseSpMetadata(xml: string): SamlSpInput {

@@ -6,8 +6,14 @@
  */
 import { parseCertificate } from '@pqid/xmldsig';
 import type { IdpContext } from '../context.ts';
-import { slowHotPathRefusal } from '../keys/config.ts';
-import { isSamlSigningAlg, isSlowSamlSigningAlg, SAML_SIGNING_ALGS, type SamlResponseAlg } from './config.ts';
+import { IdpError } from '../errors/index.ts';
+import {
+  isSamlSigningAlg,
+  isSlowSamlSigningAlg,
+  SAML_SIGNING_ALGS,
+  type SamlResponseAlg,
+  slowHotPathRefusal,
+} from '../policy/algorithms.ts';
 import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
 
 export type SignWhat = 'response' | 'assertion' | 'both';
@@ -40,8 +46,10 @@ export interface SamlSp {
   createdAt: number;
 }
 
-export class SamlSpError extends Error {
-  override name = 'SamlSpError';
+export class SamlSpError extends IdpError<'ERR_SAML_SP'> {
+  constructor(message: string) {
+    super('ERR_SAML_SP', message, { status: 400 });
+  }
 }
 
 function url(value: unknown, what: string, issuer: string): string {
@@ -69,7 +77,7 @@ export function validateSp(input: SamlSpInput, ctx: IdpContext): SamlSp {
   const acsUrls = [...new Set(input.acsUrls.map((u, i) => url(u, `acsUrls[${i}]`, issuer)))];
   const alg = input.signatureAlgorithm ?? ctx.config.saml.defaultAlg;
   if (isSlowSamlSigningAlg(alg)) {
-    // A signature per login: refused unless the operator accepted the cost (keys/config.ts).
+    // A signature per login: refused unless the operator accepted the cost (policy/algorithms.ts).
     if (!ctx.config.keys.allowSlhDsaHotPath)
       throw new SamlSpError(slowHotPathRefusal('signatureAlgorithm', alg));
   } else if (!isSamlSigningAlg(alg))

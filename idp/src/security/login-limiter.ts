@@ -12,7 +12,7 @@
  * charging that account would let anyone lock its owner out. A locked address gets no challenge
  * and no verification; an account's password lockout does not stop its passkeys.
  */
-import type { LoginLimitsConfig } from './config.ts';
+import type { LoginLimitsConfig } from '../config/index.ts';
 import { type FailureStore, MemoryFailureStore } from './failure-store.ts';
 
 /** What the login form shows for a wrong username or password, whichever it was. */

@@ -15,7 +15,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { safeEqual } from '../crypto/secrets.ts';
-import { pageErrorHandler } from '../ui/errors.ts';
+import { pageErrorHandler } from '../http/errors.ts';
 import { redirect303, sendPage } from '../ui/html.ts';
 import { errorPage } from '../ui/pages.ts';
 import { ACR, type AuthContext, acrAtLeast, combineAmr, weakestKnown } from './auth-context.ts';

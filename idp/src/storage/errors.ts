@@ -1,43 +1,12 @@
 /**
- * Storage failures that are not the caller's fault and will pass: the database is down,
- * restarting, overloaded or unreachable. The HTTP layer maps them to 503 with an OAuth error
- * body (`temporarily_unavailable`) instead of a 500, so clients retry and operators see an
- * outage rather than a bug.
+ * Storage failures that are not the caller's fault and will pass (errors/families.ts): the
+ * adapters wrap a database's connection errors as StorageUnavailable, anything else is a bug.
  */
-export class StorageUnavailable extends Error {
-  override name = 'StorageUnavailable';
-  readonly code = 'ERR_STORAGE_UNAVAILABLE';
-  /** Seconds a client should wait before retrying (the Retry-After header). */
-  readonly retryAfter: number;
-  constructor(message: string, options: { cause?: unknown; retryAfter?: number } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.retryAfter = options.retryAfter ?? 1;
-  }
-}
+import { StorageUnavailable } from '../errors/index.ts';
 
-/** True for a StorageUnavailable, also across module copies (checks the code, not the class). */
-export function isStorageUnavailable(e: unknown): e is StorageUnavailable {
-  return (
-    e instanceof StorageUnavailable ||
-    (e instanceof Error && (e as { code?: unknown }).code === 'ERR_STORAGE_UNAVAILABLE')
-  );
-}
+export { StorageUnavailable } from '../errors/index.ts';
 
-/** The response the HTTP layer sends for a StorageUnavailable (RFC 6749 §4.1.2.1 error code). */
-export function storageUnavailableResponse(e: StorageUnavailable): {
-  status: 503;
-  headers: Record<string, string>;
-  body: { error: 'temporarily_unavailable'; error_description: string };
-} {
-  return {
-    status: 503,
-    headers: { 'retry-after': String(e.retryAfter), 'cache-control': 'no-store' },
-    body: {
-      error: 'temporarily_unavailable',
-      error_description: 'the service is temporarily unavailable, retry later',
-    },
-  };
-}
+export const isStorageUnavailable = (e: unknown): e is StorageUnavailable => e instanceof StorageUnavailable;
 
 // Socket-level failures: the server is gone, refusing, or unreachable.
 const NET_CODES = new Set([

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { IdpError } from '../errors/index.ts';
 import type { Adapter } from './adapter.ts';
 
 export interface LockOptions {
@@ -17,8 +18,10 @@ export interface LockOptions {
   poll?: number;
 }
 
-export class LockTimeout extends Error {
-  override name = 'LockTimeout';
+export class LockTimeout extends IdpError<'ERR_LOCK_TIMEOUT'> {
+  constructor(message: string) {
+    super('ERR_LOCK_TIMEOUT', message);
+  }
 }
 
 /**

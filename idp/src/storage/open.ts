@@ -1,6 +1,6 @@
-import { ConfigError, parseSqliteUrl, validateDatabaseUrl } from '../config.ts';
+import { isPostgresUrl, redactDatabaseUrl } from '../config/database-url.ts';
+import { ConfigError, parseSqliteUrl, validateDatabaseUrl } from '../config/index.ts';
 import type { Storage } from './adapter.ts';
-import { isPostgresUrl, redactDatabaseUrl } from './pg-url.ts';
 import { PostgresStorage } from './postgres.ts';
 import { SqliteStorage } from './sqlite.ts';
 

@@ -6,6 +6,7 @@
  * StorageUnavailable, quickly, and the pool reconnects by itself once the database is back.
  */
 import pg from 'pg';
+import { type PostgresSettings, parsePostgresUrl, poolConfig } from '../config/database-url.ts';
 import type { FailureStore } from '../security/failure-store.ts';
 import {
   type Adapter,
@@ -17,7 +18,6 @@ import {
 import { refuseGrant } from './adapter-checks.ts';
 import { StorageUnavailable, toStorageError } from './errors.ts';
 import { migrate, quoteIdent } from './migrations.ts';
-import { type PostgresSettings, parsePostgresUrl, poolConfig } from './pg-url.ts';
 
 interface Row {
   id: string;

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { SqliteSynchronous } from '../config.ts';
+import type { SqliteSynchronous } from '../config/index.ts';
 import type { FailureStore } from '../security/failure-store.ts';
 import {
   type Adapter,

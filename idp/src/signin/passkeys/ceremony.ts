@@ -19,7 +19,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { COSE_ALG, isMlDsa, type PasskeyAlg, rpIdFor } from './config.ts';
 import { checkCredentialKey } from './credential-key.ts';
 import type { Passkey } from './credentials.ts';

@@ -16,7 +16,7 @@
  * It also takes back what the passkey authenticated (uses.ts): the sessions it signed in end and
  * the grants issued in them are revoked, as they are when its counter goes backwards.
  */
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { tokenId } from '../../crypto/secrets.ts';
 import type { Adapter, Payload, Storage } from '../../storage/adapter.ts';
 import { PasskeyUses } from './uses.ts';

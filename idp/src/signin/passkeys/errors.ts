@@ -1,3 +1,5 @@
+import { IdpError } from '../../errors/index.ts';
+
 /** Why a passkey ceremony was refused: a stable code for logs, tests and the page's message. */
 export type PasskeyErrorCode =
   /** The posted credential is not the JSON shape WebAuthn's toJSON() produces. */
@@ -29,11 +31,8 @@ export type PasskeyErrorCode =
   /** Too many failed sign-ins for this account or address: try later. */
   | 'locked';
 
-export class PasskeyError extends Error {
-  override name = 'PasskeyError';
-  readonly code: PasskeyErrorCode;
+export class PasskeyError extends IdpError<PasskeyErrorCode> {
   constructor(code: PasskeyErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message, { status: 400 });
   }
 }

@@ -13,7 +13,13 @@
 import * as Noble from '@panva/hpke-noble';
 import * as Native from 'hpke';
 import { BackendUnavailable, InvalidArgument } from '../errors.ts';
-import type { HpkeSuite } from '../jwe/types.ts';
+
+/** The HPKE ciphersuite behind a JWE HPKE `alg`: IANA HPKE registry identifiers and sizes. */
+export interface HpkeSuite {
+  kem: { id: number; name: string; Nenc: number; Npk: number; Nsk: number };
+  kdf: { id: number; name: string };
+  aead: { id: number; name: string; Nk: number };
+}
 
 export type HpkeBackend = 'node' | 'noble';
 export const HPKE_BACKENDS: readonly HpkeBackend[] = ['node', 'noble'];

@@ -1,4 +1,7 @@
 /** Shapes shared by the JWE modules: registry entries for `alg` and `enc`. */
+import type { HpkeSuite } from '../hpke/suite.ts';
+
+export type { HpkeSuite };
 
 /**
  * How an `alg` determines the content encryption key (RFC 7516 §2, plus Integrated Encryption
@@ -17,13 +20,6 @@ export type JweFamily = 'hpke' | 'classical';
 export interface JweKeyType {
   kty: 'AKP' | 'EC' | 'OKP' | 'RSA';
   crv?: string;
-}
-
-/** The HPKE ciphersuite behind an HPKE `alg`: IANA HPKE registry identifiers and sizes. */
-export interface HpkeSuite {
-  kem: { id: number; name: string; Nenc: number; Npk: number; Nsk: number };
-  kdf: { id: number; name: string };
-  aead: { id: number; name: string; Nk: number };
 }
 
 /** One entry per JWE `alg`: everything that differs between key management algorithms. */

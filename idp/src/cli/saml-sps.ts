@@ -1,17 +1,17 @@
 /** `pqid saml-sps add|list|remove`: SAML service providers in the IdP's storage. */
 import { readFile } from 'node:fs/promises';
-import { mapErrors, parse } from '../cli/args.ts';
-import { CliError, type Command, json, out, table, UsageError } from '../cli/common.ts';
-import { withCli } from '../cli/open.ts';
 import {
   isSamlSigningAlg,
   isSlowSamlSigningAlg,
   SAML_SIGNING_ALGS,
   SAML_SLOW_SIGNING_ALGS,
-} from './config.ts';
-import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
-import { parseSpMetadata, SpMetadataError } from './sp-metadata.ts';
-import { registerSamlSp, SamlSpError, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from './sps.ts';
+} from '../policy/algorithms.ts';
+import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from '../saml/constants.ts';
+import { parseSpMetadata } from '../saml/sp-metadata.ts';
+import { registerSamlSp, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from '../saml/sps.ts';
+import { mapErrors, parse } from './args.ts';
+import { CliError, type Command, json, out, table, UsageError } from './common.ts';
+import { withCli } from './open.ts';
 
 const HELP = `Usage:
   pqid saml-sps add --metadata FILE|URL [options]
@@ -51,15 +51,7 @@ async function loadMetadata(source: string): Promise<string> {
   }
 }
 
-async function samlErrors<T>(f: () => Promise<T>): Promise<T> {
-  try {
-    return await mapErrors(f);
-  } catch (e) {
-    if (e instanceof SamlSpError) throw new UsageError(e.message);
-    if (e instanceof SpMetadataError) throw new CliError('ERR_METADATA', e.message, { cause: e });
-    throw e;
-  }
-}
+const samlErrors = mapErrors;
 
 export const samlSps: Command = {
   name: 'saml-sps',

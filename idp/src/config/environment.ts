@@ -1,0 +1,133 @@
+/**
+ * The process environment. Configuration reads it here and nowhere else: settings of the table
+ * that have a variable (table.ts), and the variables that only the environment carries — secrets
+ * that must not sit in a file, and switches of the process (ENVIRONMENT below).
+ */
+import { BACKEND_NAMES, type BackendName, type CompositeMode } from '@pqid/jose';
+import { envFlag, fail } from './values.ts';
+
+export type Env = Record<string, string | undefined>;
+
+/** This process's environment: the default of loadConfig, createIdp and the CLI. */
+export const processEnv = (): Env => process.env;
+
+/**
+ * The one write: a PKCS#11 module loaded into this process reads its own settings (e.g.
+ * SoftHSM's `SOFTHSM2_CONF`) from the environment, which `keys.signers.<name>.env` provides.
+ */
+export function exportToProcessEnv(vars: Record<string, string>): void {
+  for (const [k, v] of Object.entries(vars)) process.env[k] = v;
+}
+
+export interface EnvironmentVariable {
+  name: string;
+  doc: string;
+  /** The part of the system that reads it, when it is not the IdP's configuration. */
+  readBy?: string;
+}
+
+/** Variables that only the environment sets (the settings' own variables are in table.ts). */
+export const ENVIRONMENT: readonly EnvironmentVariable[] = [
+  { name: 'PQID_CONFIG', doc: 'path of the JSON configuration file (the CLI also takes `--config`)' },
+  {
+    name: 'PQID_KEK',
+    doc: 'key-encryption key for private signing keys: 32 bytes, base64 (`openssl rand -base64 32`). Unset: a generated `<dataDir>/kek.key` (0600) on first start, with a warning. See [KEYS.md](KEYS.md#encryption-at-rest)',
+  },
+  {
+    name: 'PQID_KEK_FILE',
+    doc: 'instead of `PQID_KEK`: a file of base64 KEKs, one per line, the first current, later ones previous; re-read at every key reload, so replacing it changes the KEK without a restart (default `<dataDir>/kek.key`)',
+  },
+  {
+    name: 'PQID_KEK_PREVIOUS',
+    doc: 'earlier KEKs (base64, comma-separated), accepted for opening keys only, while `pqid keys rekey` re-seals them ([KEYS.md](KEYS.md#changing-the-kek-pqid-keys-rekey))',
+  },
+  {
+    name: 'PQID_REQUIRE_NATIVE',
+    doc: '`1` (any value but `0`/`false`/`no`/`off`): refuse to start (exit code 3, the reason and the fix on stderr; `createIdp` throws `ERR_NATIVE_REQUIRED`) when ML-DSA would sign on a fallback instead of the native liboqs backend: the addon is missing or failed its self-test, or `PQID_BACKEND` names another backend. The test suite also reads it: set, the native tests must run',
+  },
+  {
+    name: 'PQID_DRAIN_TIMEOUT_MS',
+    doc: 'milliseconds SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections (default 10000)',
+  },
+  {
+    name: 'PQID_BACKEND',
+    doc: "`native`, `node`, `noble` or `native-ref` (the native addon's portable C code): the ML-DSA/SLH-DSA backend to prefer (where it cannot do an operation, automatic selection does it). `npm start` and `pqid` pass it to `@pqid/jose`'s `configure({ backend })`, which reads no environment itself; any other value is a configuration error",
+  },
+  {
+    name: 'PQID_NATIVE_COMPOSITES',
+    doc: 'how the `native` backend signs and verifies composites (`configure({ compositeMode })` of `@pqid/jose`, set by `npm start` and `pqid`). Unset or `auto`: the path that costs less CPU per token, per algorithm: whole in one native task (M′ and both halves; AWS-LC or RustCrypto for the traditional half), except Ed448, which is split. `whole`: every composite whole (also Ed448, through RustCrypto `ed448-goldilocks`). `split` (or `off`): every composite split (the ML-DSA half native, the traditional half through node:crypto on the thread pool). Any other value is a configuration error. See docs/BENCHMARKS.md',
+  },
+  {
+    name: 'PQID_SIGN_SLOTS',
+    readBy: '@pqid/liboqs-node',
+    doc: 'native backend: pool tasks async signing keeps in flight (default 2 × min(cores, `UV_THREADPOOL_SIZE` or 4)); see [native/README.md](../native/README.md#how-it-works)',
+  },
+  {
+    name: 'PQID_SIGN_BATCH',
+    readBy: '@pqid/liboqs-node',
+    doc: 'native backend: most signatures one pool task signs when every slot is busy (default 8; `1` turns batching off). Either variable set to anything but an integer ≥ 1 makes the native backend refuse to load, with that message',
+  },
+  {
+    name: 'UV_THREADPOOL_SIZE',
+    readBy: 'Node.js',
+    doc: "Node's libuv pool (default 4), shared by signing, scrypt and file I/O. [BENCHMARKS.md](BENCHMARKS.md) compares the default with one thread per core for async signing; more threads keep scrypt logins from waiting behind signatures",
+  },
+];
+
+/** What the environment-only variables say, read once. */
+export interface EnvironmentSettings {
+  /** PQID_KEK: the key-encryption key, base64 (checked where it is decoded, crypto/kek.ts). */
+  kek: string | undefined;
+  /** PQID_KEK_FILE. */
+  kekFile: string | undefined;
+  /** PQID_KEK_PREVIOUS: earlier KEKs, comma-separated. */
+  kekPrevious: string | undefined;
+  /** PQID_REQUIRE_NATIVE set to anything but 0/false/no/off. */
+  requireNative: boolean;
+  /** PQID_BACKEND: the backend @pqid/jose prefers (`configure({ backend })`); unset: automatic. */
+  backend: BackendName | undefined;
+  /** PQID_NATIVE_COMPOSITES: how the native backend signs composites (`configure({ compositeMode })`). */
+  compositeMode: CompositeMode;
+  /** PQID_DRAIN_TIMEOUT_MS. */
+  drainTimeoutMs: number;
+}
+
+/**
+ * @pqid/jose's settings, which the library does not read itself: PQID_BACKEND prefers one backend
+ * (`native`, `node`, `noble` or `native-ref`; empty: automatic); PQID_NATIVE_COMPOSITES picks how
+ * the native backend signs composites (`auto` the default, `whole`, `split`, or `off`, the older
+ * name of `split`).
+ */
+export function backendSettings(env: Env): {
+  backend: BackendName | undefined;
+  compositeMode: CompositeMode;
+} {
+  const backend = env.PQID_BACKEND?.trim() || undefined;
+  if (backend !== undefined && !BACKEND_NAMES.includes(backend as BackendName))
+    fail(`PQID_BACKEND must be one of ${BACKEND_NAMES.join(', ')}; got ${JSON.stringify(backend)}`);
+  const modes: Record<string, CompositeMode> = { auto: 'auto', whole: 'whole', split: 'split', off: 'split' };
+  const composites = env.PQID_NATIVE_COMPOSITES?.trim().toLowerCase() || 'auto';
+  const compositeMode = Object.hasOwn(modes, composites) ? modes[composites] : undefined;
+  if (!compositeMode)
+    fail(
+      `PQID_NATIVE_COMPOSITES must be auto, whole or split; got ${JSON.stringify(env.PQID_NATIVE_COMPOSITES)}`,
+    );
+  return { backend: backend as BackendName | undefined, compositeMode: compositeMode as CompositeMode };
+}
+
+const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+export function readEnvironment(env: Env = processEnv()): EnvironmentSettings {
+  const require = env.PQID_REQUIRE_NATIVE?.trim();
+  const drain = nonEmpty(env.PQID_DRAIN_TIMEOUT_MS?.trim());
+  if (drain !== undefined && !/^\d+$/.test(drain))
+    fail(`PQID_DRAIN_TIMEOUT_MS must be a whole number of milliseconds, got ${JSON.stringify(drain)}`);
+  return {
+    kek: nonEmpty(env.PQID_KEK),
+    kekFile: nonEmpty(env.PQID_KEK_FILE),
+    kekPrevious: nonEmpty(env.PQID_KEK_PREVIOUS),
+    requireNative: require !== undefined && require !== '' && envFlag(require),
+    ...backendSettings(env),
+    drainTimeoutMs: drain === undefined ? 10_000 : Number(drain) || 10_000,
+  };
+}
