@@ -21,16 +21,22 @@ export async function createKey(
   const key = { alg, set, publicJwk: made.publicJwk, custody: made.custody };
   const record = newRecord(key, { now: ops.ring.now(), activateAt }, ops.ring.records);
   await ops.ring.put(record, made.open);
+  entered(ops, 'key.create', record);
+  return record;
+}
+
+/** The audit line of a key entering its set. */
+function entered(ops: KeyOps, op: 'key.create' | 'key.import', record: KeyRecord): void {
+  const { kid, alg, set, status, activateAt } = record;
   ops.audit.emit({
-    op: 'key.create',
-    kid: record.kid,
+    op,
+    kid,
     alg,
     set,
     custody: custodyLabel(record),
-    status: record.status,
-    activateAt,
+    status,
+    ...(activateAt !== undefined ? { activateAt } : {}),
   });
-  return record;
 }
 
 /** When a new key of `alg` signs: after `prepublish`, or at once (asked for, or nothing to roll over from). */
@@ -73,14 +79,6 @@ export async function importKey(
   const record = newRecord({ alg, set, ...found }, { now: ops.ring.now(), activateAt }, ops.ring.records);
   await found.open();
   await ops.ring.put(record);
-  ops.audit.emit({
-    op: 'key.import',
-    kid,
-    alg,
-    set,
-    custody: custodyLabel(record),
-    status: record.status,
-    activateAt,
-  });
+  entered(ops, 'key.import', record);
   return record;
 }

@@ -45,6 +45,20 @@ function ecJwk(point: Buffer): Jwk {
   };
 }
 
+/** A PKCS#11 3.2 post-quantum key type: its mechanisms, by parameter set; an AKP public key. */
+const pqc =
+  (keyType: number, genMechanism: number, signMechanism: number) =>
+  (parameterSet: number, signatureBytes: number): AlgSpec => ({
+    keyType,
+    genMechanism,
+    signMechanism,
+    parameterSet,
+    signatureBytes,
+    publicJwk: akp,
+  });
+const mlDsa = pqc(CKK_ML_DSA, CKM_ML_DSA_KEY_PAIR_GEN, CKM_ML_DSA);
+const slhDsa = pqc(CKK_SLH_DSA, CKM_SLH_DSA_KEY_PAIR_GEN, CKM_SLH_DSA);
+
 const SPECS: Record<string, AlgSpec> = {
   'ML-DSA-44': mlDsa(1, 2420),
   'ML-DSA-65': mlDsa(2, 3309),
@@ -61,28 +75,6 @@ const SPECS: Record<string, AlgSpec> = {
     publicJwk: (raw) => ecJwk(raw),
   },
 };
-
-function mlDsa(parameterSet: number, signatureBytes: number): AlgSpec {
-  return {
-    keyType: CKK_ML_DSA,
-    genMechanism: CKM_ML_DSA_KEY_PAIR_GEN,
-    signMechanism: CKM_ML_DSA,
-    parameterSet,
-    signatureBytes,
-    publicJwk: akp,
-  };
-}
-
-function slhDsa(parameterSet: number, signatureBytes: number): AlgSpec {
-  return {
-    keyType: CKK_SLH_DSA,
-    genMechanism: CKM_SLH_DSA_KEY_PAIR_GEN,
-    signMechanism: CKM_SLH_DSA,
-    parameterSet,
-    signatureBytes,
-    publicJwk: akp,
-  };
-}
 
 export const PKCS11_ALGS = Object.keys(SPECS);
 
