@@ -20,7 +20,7 @@
 import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
 import type { Kek, Sealed } from '../crypto/kek.ts';
 import { InternalError } from '../errors/index.ts';
-import type { KeySet } from '../policy/key-sets.ts';
+import { KEY_SETS, type KeySet } from '../policy/key-sets.ts';
 import type { Adapter } from '../storage/adapter.ts';
 import type { LockOptions } from '../storage/lock.ts';
 import { typed } from '../storage/model.ts';
@@ -30,7 +30,7 @@ import { checkKeySet } from './errors.ts';
 import { idOf, KeyRing } from './key-ring.ts';
 import { type LegacySets, migrateLegacy, withSets } from './loading.ts';
 import { importKey } from './new-keys.ts';
-import { KeyLocks, type KeyOps } from './operations.ts';
+import { type Custodian, KeyLocks, type KeyOps } from './operations.ts';
 import { fixedAlgs, type Placement, type SigningPurpose } from './placement.ts';
 import { FirstKeys } from './provision.ts';
 import * as publication from './publication.ts';
@@ -39,7 +39,7 @@ import { type RekeyResult, rekeyStore } from './rekey.ts';
 import { purgeExpired, removeKey } from './remove.ts';
 import { type RotateOptions, rotate } from './rotate.ts';
 import { coldAlg, signingTarget } from './selection.ts';
-import type { Retention } from './sets.ts';
+import { type KeyUse, type Retention, SET_RULES } from './sets.ts';
 import { checkSigningAlg, SigningKeys } from './signing-keys.ts';
 
 export type { KeySet } from '../policy/key-sets.ts';
@@ -125,11 +125,12 @@ export class KeyManager {
     );
     this.#signing = new SigningKeys(kek, { providers: opts.providers, custody: opts.custody });
     this.#audit = new AuditTrail(opts.actor ?? 'server', opts.audit);
+    // One custodian per key use (sets.ts): the lifecycle, publication and audit serve every set.
+    const custodians: Record<KeyUse, Custodian> = { sig: this.#signing };
     this.#ops = {
       ring: this.#ring,
       audit: this.#audit,
-      // Every set signs today (sets.ts); a set of another use gets that use's custodian.
-      custodian: () => this.#signing,
+      custodian: (set) => custodians[SET_RULES[set].use],
       prepublish: opts.prepublish ?? 3600,
     };
     this.#locks = new KeyLocks(opts.locks, opts.lockOptions ?? {}, () => this.loadPublic());
@@ -173,10 +174,11 @@ export class KeyManager {
     await migrateLegacy(this.#ring.store, rows, this.#legacySets, this.#audit);
     this.#ring.replace(withSets(rows, this.#legacySets));
     await this.purge();
-    this.#signing.retain(new Set(this.#ring.records.map((r) => r.kid)));
+    const live = new Set(this.#ring.records.map((r) => r.kid));
+    for (const use of new Set(KEY_SETS.map((set) => this.#ops.custodian(set)))) use.retain(live);
     const states = this.#ring.states();
     for (const rec of this.#ring.records)
-      if (this.#ring.stateOf(rec, states)?.status !== 'retired') await this.#signing.open(rec);
+      if (this.#ring.stateOf(rec, states)?.status !== 'retired') await this.#ops.custodian(rec.set).open(rec);
   }
 
   /** Only the metadata, no decryption and no writes (CLI `keys list` without the KEK). */

@@ -11,6 +11,7 @@ import { type LockOptions, withLock } from '../storage/lock.ts';
 import type { AuditTrail } from './audit.ts';
 import type { CustodyFields } from './custody.ts';
 import type { KeyRing } from './key-ring.ts';
+import type { KeyRecord } from './record.ts';
 
 /** A key made by a custodian, not yet in use (signing-keys.ts `NewSigningKey`). */
 export interface NewKey {
@@ -26,8 +27,12 @@ export interface Custodian {
   check(alg: string): void;
   /** A new key of `alg`, made where `set`'s keys are made (config `keys.custody`). */
   create(alg: string, set: KeySet): Promise<NewKey>;
+  /** The handle of a stored key of this use, opened once (a wrong KEK fails here). */
+  open(rec: KeyRecord): Promise<unknown>;
   /** Drops the handle of a key no record holds any more. */
   forget(kid: string): void;
+  /** Drops every handle whose key is not in `live`. */
+  retain(live: ReadonlySet<string>): void;
 }
 
 export interface KeyOps {

@@ -8,7 +8,7 @@ import type { Sealed } from '../crypto/kek.ts';
 import type { KeySet } from '../policy/key-sets.ts';
 import type { CustodyFields, ExternalRef } from './custody.ts';
 import type { KeyState, KeyStatus } from './lifecycle.ts';
-import { SET_RULES } from './sets.ts';
+import { type KeyUse, SET_RULES } from './sets.ts';
 
 interface KeyRecordMembers {
   /** Members this version does not know (a newer version's) are kept by every rewrite. */
@@ -16,7 +16,8 @@ interface KeyRecordMembers {
   kid: string;
   alg: string;
   kty: string;
-  use: 'sig';
+  /** What it does (sets.ts): the set's use. */
+  use: KeyUse;
   /** The state when written (informative); the live state is computed from the times. */
   status: KeyStatus;
   createdAt: number;
