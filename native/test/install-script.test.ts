@@ -389,6 +389,7 @@ describe('stale binaries: a binding ABI other than binding-abi.js needs is refus
     const SURFACES: Record<number, string> = {
       2: '36dea90c0ffe36a43ce01c562353702b45b46415f433a0de029b654407a12260',
       3: 'e0f31cedf1357e9da5a4b9cdce413e953191cb0c2655d72bdc30cd1c488b53ad',
+      4: '0515e71794d6c75300ebb356becd88fb67c5f605013930365251b713286d31a0',
     };
     const declarations = readFileSync(join(native, 'binding.d.ts'), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
