@@ -217,10 +217,11 @@ describe('install script without a prebuilt binary', () => {
     expect(r.stderr).toContain('\n  Finished `release` profile');
     const compiled = addon.nativeInfo().compiled.join(' + ');
     const runs = addon.schemeInfo(1, false).implementation;
+    const keccak = addon.nativeInfo().keccak;
     const last = r.stderr.trim().split('\n').at(-1);
     expect(last).toMatch(
       new RegExp(
-        `^@pqid/liboqs-node: built ${pre.file} in \\d+ s \\(dist; ML-DSA ${compiled.replaceAll('+', '\\+')}, this CPU runs ${runs}\\)$`,
+        `^@pqid/liboqs-node: built ${pre.file} in \\d+ s \\(dist; ML-DSA ${compiled.replaceAll('+', '\\+')}, this CPU runs ${runs} with the ${keccak} Keccak\\)$`,
       ),
     );
     expect(r.state).toMatchObject({

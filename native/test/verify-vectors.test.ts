@@ -1,8 +1,9 @@
 // Every ML-DSA verification vector (pqid's own, test/vectors/pqid-mldsa-verify, and
 // Wycheproof's) through the binding, on the native back end (auto: x86_64-avx2, aarch64-neon)
-// with every Keccak implementation this CPU runs, and on the portable (ref) code. These are the vectors that caught the two bugs of the
-// pq-crystals AVX2 verifier pqid patched in liboqs 0.13 (the z-norm vectors accepted, the r0 = 0
-// UseHint vectors backwards); mldsa-native passes them unpatched.
+// with every Keccak implementation this CPU runs, and on the portable (ref) code. These are the
+// vectors that caught the two bugs of the pq-crystals AVX2 verifier pqid patched in liboqs 0.13
+// (the z-norm vectors accepted, the r0 = 0 UseHint vectors backwards); mldsa-native passes them
+// unpatched.
 import { describe, expect, it } from 'vitest';
 import { ML_DSA_ALGS, pqidVectors, type VerifyCase, wycheproofVectors } from '../../test/vectors/load.ts';
 import { type Algorithm, LiboqsError, scheme } from '../index.js';
