@@ -51,6 +51,7 @@ void KeccakP1600times4_PermuteAll_24rounds_avx512vl(void *states);
 
 static int detected = -1; /* -1 until detected */
 static int forced = -1;   /* -1: none */
+static int avx512vl = -1; /* pqid_cpu_avx512vl(), cached: CPUID is slow under a hypervisor */
 static int counting;
 static uint64_t counts[PQID_KECCAK_IMPLS * 2];
 
@@ -64,7 +65,15 @@ int pqid_keccak_available(int impl)
     case PQID_KECCAK_AVX2:
       return OQS_CPU_has_extension(OQS_CPU_EXT_AVX2);
     case PQID_KECCAK_AVX512VL:
-      return pqid_cpu_avx512vl();
+    {
+      int a = __atomic_load_n(&avx512vl, __ATOMIC_RELAXED);
+      if (a < 0)
+      {
+        a = pqid_cpu_avx512vl();
+        __atomic_store_n(&avx512vl, a, __ATOMIC_RELAXED);
+      }
+      return a;
+    }
 #endif
     default:
       return 0;
