@@ -2,9 +2,8 @@
  * SHAKE128/SHAKE256, one and four at a time, on XKCP's Keccak-p[1600] permutations
  * (pqid_keccak.h says which run where). The sponge is FIPS 202's, written for what
  * mldsa-native asks of it (its fips202.h and fips202x4.h interfaces): contexts live on the
- * caller's stack and are wiped on release, and every permutation is called directly, with
- * no allocation and no per-call dispatch beyond the implementation the context was opened
- * with.
+ * caller's stack and are wiped on release, and each is served by the implementation it was
+ * opened with (the table `impls` below), with no allocation.
  *
  * State layouts: XKCP's four-way code keeps lane i of instance j at s[4 i + j]; pqid reads
  * and writes those lanes itself (x86-64 only, so little-endian). The one-way AVX2 assembly
@@ -141,11 +140,12 @@ static inline void count(int impl, int x4)
 
 #if defined(PQID_KECCAK_AVX)
 /* Byte `off` of instance `j`'s state. */
-#define LANE_BYTE(s, j, off) (((uint8_t *)&(s)[4 * ((off) >> 3) + (j)])[(off) & 7])
+#define LANE_BYTE(s, j, off) (((uint8_t *)(s))[32 * ((off) >> 3) + 8 * (j) + ((off) & 7)])
 
-static void lanes_add(uint64_t *s, unsigned int j, const uint8_t *in, unsigned int off,
-                      size_t len)
+static void lanes_add(void *state, unsigned int j, const uint8_t *in, unsigned int off,
+                      unsigned int len)
 {
+  uint64_t *s = state;
   for (; len > 0 && (off & 7); len--, off++)
   {
     LANE_BYTE(s, j, off) ^= *in++;
@@ -162,33 +162,17 @@ static void lanes_add(uint64_t *s, unsigned int j, const uint8_t *in, unsigned i
   }
 }
 
-static void lanes_extract(const uint64_t *s, unsigned int j, uint8_t *out, unsigned int off,
-                          size_t len)
-{
-  for (; len > 0 && (off & 7); len--, off++)
-  {
-    *out++ = LANE_BYTE((uint64_t *)s, j, off);
-  }
-  for (; len >= 8; len -= 8, off += 8, out += 8)
-  {
-    memcpy(out, &s[4 * (off >> 3) + j], 8);
-  }
-  for (; len > 0; len--, off++)
-  {
-    *out++ = LANE_BYTE((uint64_t *)s, j, off);
-  }
-}
-
 /*
- * The first `lanes` lanes of all four instances, each to its own output: a 4 x 4 transpose of
- * 64-bit words per four lanes. Called only on the AVX2 and AVX-512VL paths, so it may use
- * AVX2; the function attribute enables it for this function alone.
+ * The first rate / 8 lanes of all four instances, each to its own output: a 4 x 4 transpose of
+ * 64-bit words per four lanes. Used only by the AVX2 and AVX-512VL implementations, so it may
+ * use AVX2; the function attribute enables it for this function alone.
  */
-__attribute__((target("avx2"))) static void lanes_extract4(const uint64_t *s,
+__attribute__((target("avx2"))) static void lanes_extract4(const void *state,
                                                            uint8_t *const out[4],
-                                                           unsigned int lanes)
+                                                           unsigned int rate)
 {
-  unsigned int i = 0;
+  const uint64_t *s = state;
+  unsigned int i = 0, lanes = rate / 8;
   for (; i + 4 <= lanes; i += 4)
   {
     /* a..d: lanes i..i+3, each holding instances 0..3 */
@@ -207,13 +191,102 @@ __attribute__((target("avx2"))) static void lanes_extract4(const uint64_t *s,
   }
   for (; i < lanes; i++)
   {
-    memcpy(out[0] + 8 * i, &s[4 * i + 0], 8);
-    memcpy(out[1] + 8 * i, &s[4 * i + 1], 8);
-    memcpy(out[2] + 8 * i, &s[4 * i + 2], 8);
-    memcpy(out[3] + 8 * i, &s[4 * i + 3], 8);
+    for (unsigned int j = 0; j < 4; j++)
+    {
+      memcpy(out[j] + 8 * i, &s[4 * i + j], 8);
+    }
+  }
+}
+
+static void x4_zero(void *s) { memset(s, 0, 800); }
+
+/* One hash in lane 0 of the four-way state (the avx512vl implementation). */
+static void lane0_add(void *s, const unsigned char *in, unsigned int off, unsigned int len)
+{
+  lanes_add(s, 0, in, off, len);
+}
+
+static void lane0_extract(const void *state, unsigned char *out, unsigned int off,
+                          unsigned int len)
+{
+  const uint64_t *s = state;
+  for (; len > 0 && (off & 7); len--, off++)
+  {
+    *out++ = LANE_BYTE(s, 0, off);
+  }
+  for (; len >= 8; len -= 8, off += 8, out += 8)
+  {
+    memcpy(out, &s[4 * (off >> 3)], 8);
+  }
+  for (; len > 0; len--, off++)
+  {
+    *out++ = LANE_BYTE(s, 0, off);
   }
 }
 #endif /* PQID_KECCAK_AVX */
+
+/* ---- four portable states, s[25 j ...] -------------------------------------------------- */
+
+static void p64x4_init(void *s)
+{
+  for (int j = 0; j < 4; j++)
+  {
+    P64(KeccakP1600_Initialize)((uint64_t *)s + 25 * j);
+  }
+}
+
+static void p64x4_add(void *s, unsigned int j, const uint8_t *in, unsigned int off,
+                      unsigned int len)
+{
+  P64(KeccakP1600_AddBytes)((uint64_t *)s + 25 * j, in, off, len);
+}
+
+static void p64x4_permute(void *s)
+{
+  for (int j = 0; j < 4; j++)
+  {
+    P64(KeccakP1600_Permute_24rounds)((uint64_t *)s + 25 * j);
+  }
+}
+
+static void p64x4_extract4(const void *s, uint8_t *const out[4], unsigned int rate)
+{
+  for (int j = 0; j < 4; j++)
+  {
+    P64(KeccakP1600_ExtractBytes)((const uint64_t *)s + 25 * j, out[j], 0, rate);
+  }
+}
+
+/* ---- what each implementation provides -------------------------------------------------- */
+
+struct impl
+{
+  unsigned int x1_words; /* of the context's state the one-way hash uses */
+  void (*x1_init)(void *s);
+  void (*x1_add)(void *s, const unsigned char *in, unsigned int off, unsigned int len);
+  void (*x1_extract)(const void *s, unsigned char *out, unsigned int off, unsigned int len);
+  void (*x1_permute)(void *s);
+  void (*x4_init)(void *s);
+  void (*x4_add)(void *s, unsigned int j, const uint8_t *in, unsigned int off, unsigned int len);
+  void (*x4_extract4)(const void *s, uint8_t *const out[4], unsigned int rate);
+  void (*x4_permute)(void *s);
+};
+
+static const struct impl impls[PQID_KECCAK_IMPLS] = {
+    [PQID_KECCAK_PORTABLE] = {25, P64(KeccakP1600_Initialize), P64(KeccakP1600_AddBytes),
+                              P64(KeccakP1600_ExtractBytes), P64(KeccakP1600_Permute_24rounds),
+                              p64x4_init, p64x4_add, p64x4_extract4, p64x4_permute},
+#if defined(PQID_KECCAK_AVX)
+    [PQID_KECCAK_AVX2] = {25, KeccakP1600_Initialize_avx2, KeccakP1600_AddBytes_avx2,
+                          KeccakP1600_ExtractBytes_avx2, KeccakP1600_Permute_24rounds_avx2,
+                          x4_zero, lanes_add, lanes_extract4,
+                          KeccakP1600times4_PermuteAll_24rounds_avx2},
+    /* Single hashes in one lane of the four-way code: lanes 1-3 stay zero and are never read. */
+    [PQID_KECCAK_AVX512VL] = {100, x4_zero, lane0_add, lane0_extract,
+                              KeccakP1600times4_PermuteAll_24rounds_avx512vl, x4_zero, lanes_add,
+                              lanes_extract4, KeccakP1600times4_PermuteAll_24rounds_avx512vl},
+#endif
+};
 
 /* ---- one state -------------------------------------------------------------------------- */
 
@@ -222,73 +295,14 @@ static void x1_open(pqid_keccak_ctx *c, unsigned int rate, int impl)
   c->impl = impl;
   c->rate = rate;
   c->pos = 0;
-  c->words = impl == PQID_KECCAK_AVX512VL ? 100 : 25;
-  switch (impl)
-  {
-#if defined(PQID_KECCAK_AVX)
-    case PQID_KECCAK_AVX512VL:
-      memset(c->s, 0, 8 * 100);
-      return;
-    case PQID_KECCAK_AVX2:
-      KeccakP1600_Initialize_avx2(c->s);
-      return;
-#endif
-    default:
-      P64(KeccakP1600_Initialize)(c->s);
-  }
-}
-
-static void x1_add(pqid_keccak_ctx *c, const uint8_t *in, unsigned int off, size_t len)
-{
-  switch (c->impl)
-  {
-#if defined(PQID_KECCAK_AVX)
-    case PQID_KECCAK_AVX512VL:
-      lanes_add(c->s, 0, in, off, len);
-      return;
-    case PQID_KECCAK_AVX2:
-      KeccakP1600_AddBytes_avx2(c->s, in, off, (unsigned int)len);
-      return;
-#endif
-    default:
-      P64(KeccakP1600_AddBytes)(c->s, in, off, (unsigned int)len);
-  }
-}
-
-static void x1_extract(const pqid_keccak_ctx *c, uint8_t *out, unsigned int off, size_t len)
-{
-  switch (c->impl)
-  {
-#if defined(PQID_KECCAK_AVX)
-    case PQID_KECCAK_AVX512VL:
-      lanes_extract(c->s, 0, out, off, len);
-      return;
-    case PQID_KECCAK_AVX2:
-      KeccakP1600_ExtractBytes_avx2(c->s, out, off, (unsigned int)len);
-      return;
-#endif
-    default:
-      P64(KeccakP1600_ExtractBytes)(c->s, out, off, (unsigned int)len);
-  }
+  c->words = impls[impl].x1_words;
+  impls[impl].x1_init(c->s);
 }
 
 static void x1_permute(pqid_keccak_ctx *c)
 {
   count(c->impl, 0);
-  switch (c->impl)
-  {
-#if defined(PQID_KECCAK_AVX)
-    case PQID_KECCAK_AVX512VL:
-      /* Lanes 1-3 are zero and stay harmless: they are never read. */
-      KeccakP1600times4_PermuteAll_24rounds_avx512vl(c->s);
-      return;
-    case PQID_KECCAK_AVX2:
-      KeccakP1600_Permute_24rounds_avx2(c->s);
-      return;
-#endif
-    default:
-      P64(KeccakP1600_Permute_24rounds)(c->s);
-  }
+  impls[c->impl].x1_permute(c->s);
 }
 
 void pqid_shake_init(pqid_keccak_ctx *ctx, unsigned int rate)
@@ -305,7 +319,7 @@ void pqid_shake_absorb(pqid_keccak_ctx *ctx, const uint8_t *in, size_t inlen)
     {
       n = inlen;
     }
-    x1_add(ctx, in, ctx->pos, n);
+    impls[ctx->impl].x1_add(ctx->s, in, ctx->pos, (unsigned int)n);
     ctx->pos += (unsigned int)n;
     in += n;
     inlen -= n;
@@ -321,8 +335,8 @@ void pqid_shake_absorb(pqid_keccak_ctx *ctx, const uint8_t *in, size_t inlen)
 void pqid_shake_finalize(pqid_keccak_ctx *ctx)
 {
   const uint8_t ds = 0x1f, last = 0x80;
-  x1_add(ctx, &ds, ctx->pos, 1);
-  x1_add(ctx, &last, ctx->rate - 1, 1);
+  impls[ctx->impl].x1_add(ctx->s, &ds, ctx->pos, 1);
+  impls[ctx->impl].x1_add(ctx->s, &last, ctx->rate - 1, 1);
   ctx->pos = ctx->rate;
 }
 
@@ -340,7 +354,7 @@ void pqid_shake_squeeze(uint8_t *out, size_t outlen, pqid_keccak_ctx *ctx)
     {
       n = outlen;
     }
-    x1_extract(ctx, out, ctx->pos, n);
+    impls[ctx->impl].x1_extract(ctx->s, out, ctx->pos, (unsigned int)n);
     ctx->pos += (unsigned int)n;
     out += n;
     outlen -= n;
@@ -375,51 +389,7 @@ static void x4_open(pqid_keccak_ctx *c, unsigned int rate, int impl)
   c->rate = rate;
   c->pos = 0;
   c->words = 100;
-#if defined(PQID_KECCAK_AVX)
-  if (impl != PQID_KECCAK_PORTABLE)
-  {
-    memset(c->s, 0, sizeof c->s);
-    return;
-  }
-#endif
-  for (int j = 0; j < 4; j++)
-  {
-    P64(KeccakP1600_Initialize)(c->s + 25 * j);
-  }
-}
-
-static void x4_add(pqid_keccak_ctx *c, unsigned int j, const uint8_t *in, unsigned int off,
-                   size_t len)
-{
-#if defined(PQID_KECCAK_AVX)
-  if (c->impl != PQID_KECCAK_PORTABLE)
-  {
-    lanes_add(c->s, j, in, off, len);
-    return;
-  }
-#endif
-  P64(KeccakP1600_AddBytes)(c->s + 25 * j, in, off, (unsigned int)len);
-}
-
-static void x4_permute(pqid_keccak_ctx *c)
-{
-  count(c->impl, 1);
-  switch (c->impl)
-  {
-#if defined(PQID_KECCAK_AVX)
-    case PQID_KECCAK_AVX512VL:
-      KeccakP1600times4_PermuteAll_24rounds_avx512vl(c->s);
-      return;
-    case PQID_KECCAK_AVX2:
-      KeccakP1600times4_PermuteAll_24rounds_avx2(c->s);
-      return;
-#endif
-    default:
-      for (int j = 0; j < 4; j++)
-      {
-        P64(KeccakP1600_Permute_24rounds)(c->s + 25 * j);
-      }
-  }
+  impls[impl].x4_init(c->s);
 }
 
 void pqid_shake_x4_init(pqid_keccak_ctx *ctx, unsigned int rate)
@@ -430,6 +400,7 @@ void pqid_shake_x4_init(pqid_keccak_ctx *ctx, unsigned int rate)
 void pqid_shake_x4_absorb_once(pqid_keccak_ctx *ctx, const uint8_t *in0, const uint8_t *in1,
                                const uint8_t *in2, const uint8_t *in3, size_t inlen)
 {
+  const struct impl *k = &impls[ctx->impl];
   const uint8_t *in[4] = {in0, in1, in2, in3};
   const uint8_t ds = 0x1f, last = 0x80;
   unsigned int j;
@@ -437,41 +408,31 @@ void pqid_shake_x4_absorb_once(pqid_keccak_ctx *ctx, const uint8_t *in0, const u
   {
     for (j = 0; j < 4; j++)
     {
-      x4_add(ctx, j, in[j], 0, ctx->rate);
+      k->x4_add(ctx->s, j, in[j], 0, ctx->rate);
       in[j] += ctx->rate;
     }
-    x4_permute(ctx);
+    count(ctx->impl, 1);
+    k->x4_permute(ctx->s);
   }
   for (j = 0; j < 4; j++)
   {
-    x4_add(ctx, j, in[j], 0, inlen);
-    x4_add(ctx, j, &ds, (unsigned int)inlen, 1);
-    x4_add(ctx, j, &last, ctx->rate - 1, 1);
+    k->x4_add(ctx->s, j, in[j], 0, (unsigned int)inlen);
+    k->x4_add(ctx->s, j, &ds, (unsigned int)inlen, 1);
+    k->x4_add(ctx->s, j, &last, ctx->rate - 1, 1);
   }
 }
 
 void pqid_shake_x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
                                  size_t nblocks, pqid_keccak_ctx *ctx)
 {
+  const struct impl *k = &impls[ctx->impl];
   uint8_t *out[4] = {out0, out1, out2, out3};
-  unsigned int j;
   for (; nblocks > 0; nblocks--)
   {
-    x4_permute(ctx);
-#if defined(PQID_KECCAK_AVX)
-    if (ctx->impl != PQID_KECCAK_PORTABLE)
-    {
-      lanes_extract4(ctx->s, out, ctx->rate / 8);
-    }
-    else
-#endif
-    {
-      for (j = 0; j < 4; j++)
-      {
-        P64(KeccakP1600_ExtractBytes)(ctx->s + 25 * j, out[j], 0, ctx->rate);
-      }
-    }
-    for (j = 0; j < 4; j++)
+    count(ctx->impl, 1);
+    k->x4_permute(ctx->s);
+    k->x4_extract4(ctx->s, out, ctx->rate);
+    for (unsigned int j = 0; j < 4; j++)
     {
       out[j] += ctx->rate;
     }
