@@ -38,16 +38,6 @@ const forbid = (name, comment, from, to) => ({
   to: { path: to },
 });
 
-/** Folders never import each other in a circle (a cycle of layers). */
-const folderCycles = (name, path, severity) => ({
-  name,
-  comment: 'folders never import each other in a circle (a cycle of layers)',
-  severity,
-  scope: 'folder',
-  from: { path },
-  to: { circular: true },
-});
-
 const layerRules = LAYERS.slice(1).map(([name, own], i) =>
   forbid(
     `idp-layer-${name}`,
@@ -66,10 +56,14 @@ module.exports = {
       from: { path: '^(idp|packages/[^/]+)/src/' },
       to: { circular: true },
     },
-    folderCycles('no-circular-folders', '^(idp|packages/xmldsig)/src/', 'error'),
-    // Known: keys/resolve.ts needs jws/parse.ts and algorithms/ needs keys/mldsa-secret.ts, so
-    // keys ↔ jws ↔ algorithms. Shown on every run; an error once those modules have moved.
-    folderCycles('no-circular-folders-jose', '^packages/jose/src/', 'warn'),
+    {
+      name: 'no-circular-folders',
+      comment: 'folders never import each other in a circle (a cycle of layers)',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^(idp|packages/[^/]+)/src/' },
+      to: { circular: true },
+    },
     ...layerRules,
     forbid(
       'idp-protocols-independent',

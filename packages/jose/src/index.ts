@@ -101,6 +101,7 @@ export {
   verifyGeneral,
 } from './jws/general.ts';
 export { DEFAULT_MAX_TOKEN_BYTES, type JoseHeader } from './jws/parse.ts';
+export type { KeySet, VerificationKey } from './jws/verification-keys.ts';
 export { type JwtClaims, type SignJwtOptions, signJwt, type VerifyJwtOptions, verifyJwt } from './jwt.ts';
 export { type KeyHandle, PrivateKey, PublicKey } from './keys/handles.ts';
 export {
@@ -110,7 +111,6 @@ export {
   type ImportOptions,
   importJWK,
 } from './keys/jwk.ts';
-export type { KeySet, VerificationKey } from './keys/resolve.ts';
 export { type SignMessageOptions, signMessage } from './keys/sign.ts';
 export {
   createDelegatedKey,

@@ -13,9 +13,9 @@ import {
   signCompact,
   verifyCompact,
 } from './jws/compact.ts';
+import type { VerificationKey } from './jws/verification-keys.ts';
 import type { PrivateKey } from './keys/handles.ts';
 import { importJWK } from './keys/jwk.ts';
-import type { VerificationKey } from './keys/resolve.ts';
 
 export type JwtClaims = jose.JWTPayload;
 

@@ -4,6 +4,7 @@
  */
 
 import { externalMu } from './algorithms/delegate.ts';
+import { MlDsaSecretKey } from './algorithms/mldsa-secret.ts';
 import {
   isMlDsaAlg,
   MAX_CONTEXT_BYTES,
@@ -18,12 +19,11 @@ import type { BackendName } from './backends/types.ts';
 import { isBytes } from './encoding.ts';
 import { InvalidArgument, KeyMismatch, UnsupportedAlgorithm } from './errors.ts';
 import { materialOf, PrivateKey } from './keys/handles.ts';
-import { MlDsaSecretKey } from './keys/mldsa-secret.ts';
 
+export { MlDsaSecretKey } from './algorithms/mldsa-secret.ts';
 export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
 export { backends, preferredBackend } from './backends/select.ts';
 export type { BackendName, BackendStatus } from './backends/types.ts';
-export { MlDsaSecretKey } from './keys/mldsa-secret.ts';
 
 export interface MlDsaSignOptions {
   /** FIPS 204 context string, 0–255 bytes. JOSE uses the empty context. */

@@ -5,6 +5,7 @@
  */
 import { fromUtf8 } from '../encoding.ts';
 import { InvalidArgument, JweInvalid } from '../errors.ts';
+import type { VerificationKey } from '../jws/verification-keys.ts';
 import {
   type JwtClaims,
   type SignJwtOptions,
@@ -14,7 +15,6 @@ import {
   verifyJwt,
 } from '../jwt.ts';
 import type { PrivateKey } from '../keys/handles.ts';
-import type { VerificationKey } from '../keys/resolve.ts';
 import { type DecryptionKeys, type DecryptOptions, decryptCompact } from './decrypt.ts';
 import { type EncryptOptions, encryptCompact } from './encrypt.ts';
 import type { DecryptionKey, EncryptionKey } from './keys.ts';

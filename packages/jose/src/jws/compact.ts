@@ -4,7 +4,6 @@ import type { SignOptions } from '../algorithms/types.ts';
 import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
 import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
-import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
 import { signInput } from '../keys/sign.ts';
 import {
   checkAlgorithms,
@@ -15,6 +14,7 @@ import {
   receivedInput,
   signingInput,
 } from './parse.ts';
+import { candidateKeys, type VerificationKey } from './verification-keys.ts';
 
 export interface CompactSignOptions extends SignOptions {
   /** Extra protected header parameters (`alg` and `kid` come from the key). */

@@ -8,7 +8,6 @@ import type { SignOptions } from '../algorithms/types.ts';
 import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
 import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
-import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
 import { signInput } from '../keys/sign.ts';
 import { buildHeader } from './compact.ts';
 import {
@@ -19,6 +18,7 @@ import {
   receivedInput,
   signingInput,
 } from './parse.ts';
+import { candidateKeys, type VerificationKey } from './verification-keys.ts';
 
 export interface GeneralJws {
   payload: string;

@@ -16,6 +16,7 @@ import {
   type SignRequest,
 } from '../algorithms/delegate.ts';
 import { akpMember, mldsaSign } from '../algorithms/mldsa.ts';
+import type { MlDsaSecretKey } from '../algorithms/mldsa-secret.ts';
 import { keyServesAlg, lookup } from '../algorithms/registry.ts';
 import { type SlhDsaSecret, slhDsaSign } from '../algorithms/slhdsa.ts';
 import type { Jwk } from '../algorithms/types.ts';
@@ -25,7 +26,6 @@ import { b64u, concat } from '../encoding.ts';
 import { InvalidArgument, KeyMismatch, SignerUnsupported } from '../errors.ts';
 import { materialOf, PrivateKey, type PublicKey } from './handles.ts';
 import { importJWK } from './jwk.ts';
-import type { MlDsaSecretKey } from './mldsa-secret.ts';
 
 export interface DelegatedKeyOptions {
   /** The JOSE algorithm; required for a composite, else the signer's (Ed25519 keys may say EdDSA). */
