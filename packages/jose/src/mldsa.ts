@@ -16,9 +16,10 @@ import {
 import { backends, chooseBackend, preferredBackend } from './backends/select.ts';
 import { countSeedExpansion, expansionStats } from './backends/stats.ts';
 import type { BackendName } from './backends/types.ts';
-import { isBytes } from './encoding.ts';
 import { InvalidArgument, KeyMismatch, UnsupportedAlgorithm } from './errors.ts';
-import { materialOf, PrivateKey } from './keys/handles.ts';
+import { PrivateKey } from './keys/handles.ts';
+import { isBytes } from './lib/encoding.ts';
+import { materialOf } from './lib/handles.ts';
 
 export { MlDsaSecretKey } from './algorithms/mldsa-secret.ts';
 export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';

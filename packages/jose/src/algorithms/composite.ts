@@ -11,8 +11,8 @@ import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
 import { countCompositeSign, countSeedExpansion } from '../backends/stats.ts';
 import type { BackendName, CompositeOps, CompositeParams, MlDsaBackend } from '../backends/types.ts';
-import { b64u, concat, equalBytes, utf8 } from '../encoding.ts';
 import { JwkInvalid, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
+import { b64u, concat, equalBytes, utf8 } from '../lib/encoding.ts';
 import {
   callSigner,
   type DelegatedMaterial,
