@@ -27,7 +27,26 @@ const LAYERS = [
   ['policy', ['policy/', 'logging\\.ts$']],
   ['errors', ['errors/']],
 ];
-const paths = (entries) => entries.map((e) => IDP + e);
+
+/**
+ * @pqid/jose's layers, by the same rule: its entry point; the operations (JWT, key sets, DPoP,
+ * token sizes, raw ML-DSA and SLH-DSA, JWE); JWS; key handles and JWK import; the algorithm
+ * tables (the JWS registry, the HPKE suites); the backends and their settings; at the bottom
+ * lib/ (bytes, JWK shapes, the handles' common part) and the errors.
+ */
+const JOSE = '^packages/jose/src/';
+const JOSE_LAYERS = [
+  ['entry', ['index\\.ts$']],
+  [
+    'operations',
+    ['jwt\\.ts$', 'jwks\\.ts$', 'dpop\\.ts$', 'size\\.ts$', 'mldsa\\.ts$', 'slhdsa\\.ts$', 'jwe/'],
+  ],
+  ['jws', ['jws/']],
+  ['keys', ['keys/']],
+  ['algorithms', ['algorithms/', 'hpke/']],
+  ['backends', ['backends/', 'configure\\.ts$']],
+  ['lib', ['lib/', 'errors\\.ts$']],
+];
 
 /** Modules under `from` may not import modules under `to`. */
 const forbid = (name, comment, from, to) => ({
@@ -38,24 +57,18 @@ const forbid = (name, comment, from, to) => ({
   to: { path: to },
 });
 
-/** Folders never import each other in a circle (a cycle of layers). */
-const folderCycles = (name, path, severity) => ({
-  name,
-  comment: 'folders never import each other in a circle (a cycle of layers)',
-  severity,
-  scope: 'folder',
-  from: { path },
-  to: { circular: true },
-});
-
-const layerRules = LAYERS.slice(1).map(([name, own], i) =>
-  forbid(
-    `idp-layer-${name}`,
-    `idp/src ${name} imports only its own layer and the ones below it (docs/ARCHITECTURE.md)`,
-    paths(own),
-    LAYERS.slice(0, i + 1).flatMap(([, above]) => paths(above)),
-  ),
-);
+/** One rule per layer below the top: its modules import no layer above it. */
+const layerRules = (prefix, layers, rule) => {
+  const paths = (entries) => entries.map((e) => prefix + e);
+  return layers.slice(1).map(([name, own], i) =>
+    forbid(
+      `${rule}-${name}`,
+      `${prefix.slice(1, -1)} ${name} imports only its own layer and the ones below it (docs/ARCHITECTURE.md)`,
+      paths(own),
+      layers.slice(0, i + 1).flatMap(([, above]) => paths(above)),
+    ),
+  );
+};
 
 module.exports = {
   forbidden: [
@@ -66,11 +79,16 @@ module.exports = {
       from: { path: '^(idp|packages/[^/]+)/src/' },
       to: { circular: true },
     },
-    folderCycles('no-circular-folders', '^(idp|packages/xmldsig)/src/', 'error'),
-    // Known: keys/resolve.ts needs jws/parse.ts and algorithms/ needs keys/mldsa-secret.ts, so
-    // keys ↔ jws ↔ algorithms. Shown on every run; an error once those modules have moved.
-    folderCycles('no-circular-folders-jose', '^packages/jose/src/', 'warn'),
-    ...layerRules,
+    {
+      name: 'no-circular-folders',
+      comment: 'folders never import each other in a circle (a cycle of layers)',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^(idp|packages/[^/]+)/src/' },
+      to: { circular: true },
+    },
+    ...layerRules(IDP, LAYERS, 'idp-layer'),
+    ...layerRules(JOSE, JOSE_LAYERS, 'jose-layer'),
     forbid(
       'idp-protocols-independent',
       'OIDC and SAML share sign-in, clients and keys, not each other',

@@ -2,7 +2,7 @@
 // every binary reports through bindingAbi(). A binary with another version, or none (the 0.1.0
 // binaries built before composites), is stale: the loader and the install script skip it with
 // this reason instead of letting it fail at its first missing function. Bump both together.
-export const BINDING_ABI = 3;
+export const BINDING_ABI = 4;
 
 /** Why `addon` cannot serve this JS (a sentence fragment), or undefined when it can. */
 export function bindingMismatch(addon) {

@@ -63,10 +63,45 @@ export interface CpuFlags {
   popcnt: boolean
   bmi2: boolean
   aesni: boolean
+  /** x86-64 only. */
+  avx512vl?: boolean
   neon?: boolean
 }
 
 export declare function importSecretKey(alg: number, bytes: Uint8Array): SecretKeyHandle
+
+/**
+ * Test and benchmark hook (internal.js): the Keccak implementations this binary has and this
+ * CPU runs, fastest first.
+ */
+export declare function keccakAvailable(): Array<string>
+
+/**
+ * Test hook: count Keccak permutations per implementation while `on` (off by default: the
+ * counting costs an atomic add per permutation), and return the counts so far.
+ */
+export declare function keccakCount(on: boolean): Array<KeccakCount>
+
+export interface KeccakCount {
+  implementation: string
+  /** Permutations of one state. */
+  x1: number
+  /** Four-way permutations. */
+  x4: number
+}
+
+/**
+ * Test hook: SHAKE128 (`rate` 168) or SHAKE256 (136) of `input` on Keccak implementation
+ * `name`, absorbed and squeezed `chunk` bytes per call (0: at once); with `x4`, four instances
+ * over the four quarters of `input`, `outlen` / rate / 4 blocks each.
+ */
+export declare function keccakShake(name: string, rate: number, x4: boolean, input: Uint8Array, outlen: number, chunk: number): Uint8Array
+
+/**
+ * Test and benchmark hook: make every new hash use the Keccak implementation `name`, or with
+ * none the detected one again. False, changing nothing, when it is not available here.
+ */
+export declare function keccakUse(name?: string | undefined | null): boolean
 
 /** FIPS 204 KeyGen_internal from a 32-byte seed. */
 export declare function keygen(alg: number, forceRef: boolean, seed?: Uint8Array | undefined | null): SecretKeyHandle
@@ -93,6 +128,8 @@ export interface NativeInfo {
   mldsaNative: string
   /** Where the SHA-3 (Keccak) code comes from. */
   sha3: string
+  /** The Keccak-p[1600] code every SHAKE runs now: `avx512vl`, `avx2` or `portable`. */
+  keccak: string
   build: string
   /**
    * The ML-DSA implementations in this binary, native first: `x86_64-avx2`, `aarch64-neon`,

@@ -1,6 +1,7 @@
 // Build script: compiles the C core (csrc/units.txt: mldsa-native from native/vendor with
-// pqid's configuration, liboqs' SHA-3) with the `cc` crate, and sets up N-API linking. No
-// cmake, no bindgen: the Rust side declares the few C functions it calls (src/ffi.rs).
+// pqid's configuration, pqid's SHAKE over liboqs' Keccak) with the `cc` crate, and sets up
+// N-API linking. No cmake, no bindgen: the Rust side declares the few C functions it calls
+// (src/ffi.rs).
 //
 // units.txt is the one list of what is compiled, with which include directories, defines and
 // flags; the AArch64 emulation test (test/aarch64/) cross-compiles from the same file. Each

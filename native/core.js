@@ -494,12 +494,14 @@ export function stats() {
 export function info() {
   const n = native.nativeInfo();
   const cpu = { avx2: n.cpu.avx2, popcnt: n.cpu.popcnt, bmi2: n.cpu.bmi2, aesni: n.cpu.aesni };
+  if (n.cpu.avx512vl !== undefined && n.cpu.avx512vl !== null) cpu.avx512vl = n.cpu.avx512vl;
   if (n.cpu.neon !== undefined && n.cpu.neon !== null) cpu.neon = n.cpu.neon;
   const implementations = {};
   for (const a of ALGORITHMS) implementations[a] = scheme(a).implementation;
   return {
     mldsaNative: n.mldsaNative,
     sha3: n.sha3,
+    keccak: n.keccak,
     build: n.build,
     compiled: [...n.compiled],
     cpu,

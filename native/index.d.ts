@@ -146,10 +146,23 @@ export declare function info(): {
   mldsaNative: string;
   /** Where the SHA-3 (Keccak) code comes from: `liboqs 0.13.0`. */
   sha3: string;
+  /**
+   * The Keccak-p[1600] code every SHAKE runs, picked for this CPU: `avx512vl` (x86-64 with
+   * AVX-512F and AVX-512VL), `avx2` (x86-64 with AVX2) or `portable`.
+   */
+  keccak: 'avx512vl' | 'avx2' | 'portable';
   build: 'dist' | 'native-tuned';
   /** The ML-DSA implementations in this binary, native first: e.g. `['x86_64-avx2', 'ref']`. */
   compiled: string[];
-  cpu: { avx2: boolean; popcnt: boolean; bmi2: boolean; aesni: boolean; neon?: boolean };
+  cpu: {
+    avx2: boolean;
+    popcnt: boolean;
+    bmi2: boolean;
+    aesni: boolean;
+    /** x86-64: AVX-512F and AVX-512VL, with the OS state they need. */
+    avx512vl?: boolean;
+    neon?: boolean;
+  };
   implementations: Record<Algorithm, string>;
   /** The power-on self-test, which passed (the addon does not load otherwise). */
   selfTest: { ok: true; checks: number; milliseconds: number };

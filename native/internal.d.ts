@@ -21,3 +21,16 @@ export declare function traditionalVerify(
   message: Uint8Array,
   signature: Uint8Array,
 ): boolean;
+export type KeccakImplementation = 'avx512vl' | 'avx2' | 'portable';
+export declare function keccakImplementations(): KeccakImplementation[];
+export declare function onKeccak<T>(
+  name: KeccakImplementation | undefined,
+  fn: () => T | Promise<T>,
+): Promise<{ result: T; ran: Record<KeccakImplementation, { x1: number; x4: number }> }>;
+export declare function keccakShake(
+  name: KeccakImplementation,
+  rate: 136 | 168,
+  input: Uint8Array,
+  outlen: number,
+  options?: { x4?: boolean; chunk?: number },
+): Uint8Array;

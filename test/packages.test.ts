@@ -37,13 +37,17 @@ const pre = prebuiltPackage();
 const problem = packProblem();
 if (problem && !process.env.CI) console.warn(`packages.test.ts skipped: ${problem}`);
 
-/** A code block of a README: the first ```js block after the "run as is by test/packages.test.ts" marker. */
-function readmeExample(readme: string): string {
+/**
+ * A code block of a README: the first ```js or ```ts block after the "run as is by
+ * test/packages.test.ts" marker, as the file name to write it to (.mjs, or .mts for Node's type
+ * stripping) and its code.
+ */
+function readmeExample(readme: string, name: string): { file: string; code: string } {
   const text = readFileSync(join(repo, readme), 'utf8');
   const at = text.indexOf('run as is by test/packages.test.ts');
-  const m = /```js\n([\s\S]*?)```/.exec(text.slice(at));
-  if (at < 0 || !m?.[1]) throw new Error(`${readme}: no example marked for test/packages.test.ts`);
-  return m[1];
+  const m = /```(js|ts)\n([\s\S]*?)```/.exec(text.slice(at));
+  if (at < 0 || !m?.[2]) throw new Error(`${readme}: no example marked for test/packages.test.ts`);
+  return { file: `${name}.${m[1] === 'ts' ? 'mts' : 'mjs'}`, code: m[2] };
 }
 
 describe.skipIf(problem && !process.env.CI)(
@@ -182,8 +186,9 @@ describe.skipIf(problem && !process.env.CI)(
         const node = which();
         const env = cleanEnv(`${dirname(node)}${delimiter}${noTools}`);
         expect(spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(`v${runtime}`);
-        writeFileSync(join(project, 'jose-example.mjs'), readmeExample('packages/jose/README.md'));
-        const r = spawnSync(node, ['jose-example.mjs'], { cwd: project, env, encoding: 'utf8' });
+        const example = readmeExample('packages/jose/README.md', 'jose-example');
+        writeFileSync(join(project, example.file), example.code);
+        const r = spawnSync(node, [example.file], { cwd: project, env, encoding: 'utf8' });
         expect(r.status, why(r)).toBe(0);
         expect(r.stdout.trim()).toMatch(
           /^alice: a \d+-byte ML-DSA-65 JWT, signed on native \(mldsa-native (x86_64-avx2|ref) \(dist, prebuilt\)\)$/,
@@ -207,8 +212,9 @@ describe.skipIf(problem && !process.env.CI)(
       it(`runs the @pqid/xmldsig README example on Node ${runtime}, and backends() names the prebuilt binary`, () => {
         const node = which();
         const env = cleanEnv(`${dirname(node)}${delimiter}${noTools}`);
-        writeFileSync(join(project, 'xmldsig-example.mjs'), readmeExample('packages/xmldsig/README.md'));
-        const r = spawnSync(node, ['xmldsig-example.mjs'], { cwd: project, env, encoding: 'utf8' });
+        const example = readmeExample('packages/xmldsig/README.md', 'xmldsig-example');
+        writeFileSync(join(project, example.file), example.code);
+        const r = spawnSync(node, [example.file], { cwd: project, env, encoding: 'utf8' });
         expect(r.status, why(r)).toBe(0);
         expect(r.stdout.trim()).toMatch(/^https:\/\/idp\.example\.com: \d+-byte signed metadata verified$/);
 

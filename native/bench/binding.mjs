@@ -86,7 +86,7 @@ function machine() {
     memGiB: (os.totalmem() / 2 ** 30).toFixed(1),
     node: process.version,
     openssl: process.versions.openssl,
-    core: `mldsa-native (${i.mldsaNative}), SHA-3 from ${i.sha3}`,
+    core: `mldsa-native (${i.mldsaNative}), Keccak ${i.keccak} (XKCP from ${i.sha3})`,
     build: i.build,
     cpuFlags: Object.entries(i.cpu)
       .filter(([, v]) => v)

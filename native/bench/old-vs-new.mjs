@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The old C core against the new one, in one process (run with Node 24):
 //
-//   node_modules/.bin/node native/bench/old-vs-new.mjs [--quick] [--rounds N] [--old REV] [--out FILE]
+//   node_modules/.bin/node native/bench/old-vs-new.mjs [--quick] [--rounds N] [--old REV]
+//                                                      [--keccak avx2|portable] [--out FILE]
 //
 // Builds the addon twice with `cargo build --release`, from the same Cargo.lock, into one
 // target directory (the dependencies are compiled once): OLD is native/ at REV (default: the
@@ -13,7 +14,9 @@
 // rounds (old, new, new, old), so drift on a shared machine hits both alike; a round's ratio is
 // old time / new time, in CPU time (what the operation costs, whoever else runs) and in wall
 // time, and the table reports the median ratios with the range over rounds.
-// Both builds must give identical deterministic signatures, or the run stops.
+// Both builds must give identical deterministic signatures, or the run stops. The new core
+// hashes with the fastest Keccak this CPU has; `--keccak avx2` makes it use the AVX2 one, as on
+// a CPU without AVX-512 (the old core always runs its AVX2 Keccak).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,7 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const QUICK = process.argv.includes('--quick');
+const KECCAK = arg('--keccak');
 const ROUNDS = Number(arg('--rounds', QUICK ? 3 : 9));
 const ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 /** Per timed block: enough work for ~50-100 ms per block at the new core's speed. */
@@ -95,12 +99,15 @@ const cores = [
 for (const c of cores) {
   const st = c.addon.selfTest(false);
   if (!st.ok) throw new Error(`${c.name} core fails its self-test: ${st.error}`);
+  if (c.name === 'new' && KECCAK !== undefined && !c.addon.keccakUse(KECCAK)) {
+    throw new Error(`--keccak ${KECCAK}: not available here (${c.addon.keccakAvailable().join(', ')} are)`);
+  }
   const i = c.addon.nativeInfo();
   c.implementation = c.addon.schemeInfo(1, false).implementation;
   c.label =
     c.name === 'old'
       ? `liboqs ${i.liboqsVersion} + patches (native/ at ${oldRev}), ${c.implementation}`
-      : `mldsa-native (${i.mldsaNative}), SHA-3 from ${i.sha3}, ${c.implementation}`;
+      : `mldsa-native (${i.mldsaNative}), ${c.implementation}, Keccak ${i.keccak} (XKCP from ${i.sha3})${KECCAK ? ', forced' : ''}`;
   c.queue = createSignQueue(c.addon, (e) => e);
 }
 

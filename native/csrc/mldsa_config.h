@@ -40,7 +40,7 @@
 #define MLD_CONFIG_INTERNAL_API_QUALIFIER static
 #endif
 
-/* SHAKE128/256 and their 4-way versions from liboqs' SHA-3 (vendor/liboqs), as liboqs does. */
+/* SHAKE128/256 and their 4-way versions from pqid's sponge (keccak.c) on liboqs' Keccak. */
 #define MLD_CONFIG_FIPS202_CUSTOM_HEADER "pqid_fips202.h"
 #define MLD_CONFIG_FIPS202X4_CUSTOM_HEADER "pqid_fips202x4.h"
 

@@ -16,4 +16,7 @@ static inline int pqid_mldsa_native_available(void)
   return s >= 0 ? s : pqid_mldsa_native_detect();
 }
 
+/* 1 when this CPU and OS run AVX-512VL code (cpu.c); not cached. */
+int pqid_cpu_avx512vl(void);
+
 #endif /* PQID_CPU_H */

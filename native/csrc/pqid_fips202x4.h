@@ -1,46 +1,27 @@
 /*
- * mldsa-native's 4-way SHAKE128/SHAKE256 (MLD_CONFIG_FIPS202X4_CUSTOM_HEADER) on liboqs'
- * SHA-3 x4 API (vendor/liboqs): the AVX2 KeccakP-1600-times4 where the CPU has AVX2, else four
- * serial permutations. mldsa-native absorbs once into a freshly initialised context and then
- * squeezes whole blocks.
+ * mldsa-native's 4-way SHAKE128/SHAKE256 (MLD_CONFIG_FIPS202X4_CUSTOM_HEADER) on pqid's sponge
+ * (keccak.c): XKCP's four-way Keccak for AVX-512VL or AVX2 where the CPU has it, else four
+ * portable ones. mldsa-native absorbs once into a fresh context and then squeezes whole
+ * blocks, which is all this offers.
  */
 #ifndef PQID_FIPS202X4_H
 #define PQID_FIPS202X4_H
 
-#include <oqs/sha3x4.h>
-
 #include "pqid_fips202.h"
 
-#define mld_shake128x4ctx OQS_SHA3_shake128_x4_inc_ctx
-#define mld_shake128x4_init OQS_SHA3_shake128_x4_inc_init
-#define mld_shake128x4_release OQS_SHA3_shake128_x4_inc_ctx_release
-#define mld_shake256x4ctx OQS_SHA3_shake256_x4_inc_ctx
-#define mld_shake256x4_init OQS_SHA3_shake256_x4_inc_init
-#define mld_shake256x4_release OQS_SHA3_shake256_x4_inc_ctx_release
+typedef pqid_keccak_ctx mld_shake128x4ctx;
+typedef pqid_keccak_ctx mld_shake256x4ctx;
 
-static inline void mld_shake128x4_absorb_once(OQS_SHA3_shake128_x4_inc_ctx *ctx,
-                                              const uint8_t *in0, const uint8_t *in1,
-                                              const uint8_t *in2, const uint8_t *in3,
-                                              size_t inlen)
-{
-  OQS_SHA3_shake128_x4_inc_absorb(ctx, in0, in1, in2, in3, inlen);
-  OQS_SHA3_shake128_x4_inc_finalize(ctx);
-}
-
-static inline void mld_shake256x4_absorb_once(OQS_SHA3_shake256_x4_inc_ctx *ctx,
-                                              const uint8_t *in0, const uint8_t *in1,
-                                              const uint8_t *in2, const uint8_t *in3,
-                                              size_t inlen)
-{
-  OQS_SHA3_shake256_x4_inc_absorb(ctx, in0, in1, in2, in3, inlen);
-  OQS_SHA3_shake256_x4_inc_finalize(ctx);
-}
-
+#define mld_shake128x4_init(ctx) pqid_shake_x4_init((ctx), PQID_SHAKE128_RATE)
+#define mld_shake128x4_absorb_once pqid_shake_x4_absorb_once
 #define mld_shake128x4_squeezeblocks(out0, out1, out2, out3, nblocks, ctx) \
-  OQS_SHA3_shake128_x4_inc_squeeze(out0, out1, out2, out3,                 \
-                                   (size_t)(nblocks) * SHAKE128_RATE, ctx)
+  pqid_shake_x4_squeezeblocks((out0), (out1), (out2), (out3), (nblocks), (ctx))
+#define mld_shake128x4_release pqid_keccak_release
+
+#define mld_shake256x4_init(ctx) pqid_shake_x4_init((ctx), PQID_SHAKE256_RATE)
+#define mld_shake256x4_absorb_once pqid_shake_x4_absorb_once
 #define mld_shake256x4_squeezeblocks(out0, out1, out2, out3, nblocks, ctx) \
-  OQS_SHA3_shake256_x4_inc_squeeze(out0, out1, out2, out3,                 \
-                                   (size_t)(nblocks) * SHAKE256_RATE, ctx)
+  pqid_shake_x4_squeezeblocks((out0), (out1), (out2), (out3), (nblocks), (ctx))
+#define mld_shake256x4_release pqid_keccak_release
 
 #endif /* PQID_FIPS202X4_H */

@@ -108,7 +108,7 @@ function wrap(line, width) {
 function finish(ok, status) {
   writeStatus({ ok, build: tuned ? 'native-tuned' : 'dist', ...status });
   if (ok) {
-    const what = `ML-DSA ${status.compiled.join(' + ')}, this CPU runs ${status.implementation}`;
+    const what = `ML-DSA ${status.compiled.join(' + ')}, this CPU runs ${status.implementation} with the ${status.keccak} Keccak`;
     if (status.source === 'prebuilt')
       console.log(`${PACKAGE}: using the prebuilt ${status.package} (${what})`);
     // A build's last line, on the terminal too: npm hides a dependency's install output.
@@ -129,7 +129,7 @@ function duration(ms) {
 /**
  * Loads `file` in a child process (a crash cannot take npm with it) and checks that it has this
  * package's binding ABI and passes its power-on self-test. Returns the ML-DSA implementations
- * it was built with and the one this CPU runs, or why it is not usable.
+ * it was built with, the one this CPU runs and its Keccak, or why it is not usable.
  */
 function probe(file) {
   const r = spawnSync(
@@ -144,7 +144,8 @@ function probe(file) {
         '  process.exit(4);',
         '}',
         'const r = a.selfTest(false); if (!r.ok) { console.error(r.error); process.exit(3); }',
-        'console.log(JSON.stringify({ compiled: a.nativeInfo().compiled, implementation: a.schemeInfo(1, false).implementation }));',
+        'const i = a.nativeInfo();',
+        'console.log(JSON.stringify({ compiled: i.compiled, implementation: a.schemeInfo(1, false).implementation, keccak: i.keccak }));',
       ].join('\n'),
       file,
       String(BINDING_ABI),

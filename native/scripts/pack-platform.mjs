@@ -151,7 +151,7 @@ function notices() {
     '- **mldsa-native** (Apache-2.0 OR ISC OR MIT), as vendored from the crate aws-lc-sys 0.47.0',
     '  in `native/vendor/mldsa-native`, with the s2n-bignum assembler headers its assembly',
     "  includes (Apache-2.0 OR ISC OR MIT-0); both notices are in AWS-LC's licence file below.",
-    '- **liboqs 0.13.0** (Open Quantum Safe, MIT): its SHA-3 code, vendored in `native/vendor/liboqs`,',
+    '- **liboqs 0.13.0** (Open Quantum Safe, MIT): its Keccak code and CPU detection, vendored in `native/vendor/liboqs`,',
     "  with XKCP's Keccak (CC0-1.0) and the CRYPTOGAMS AVX2 Keccak permutation (its licence is in",
     '  the file header, reproduced by liboqs).',
     ...crates.map((c) => `- **${c.name} ${c.version}** (${c.license ?? c.license_file ?? 'see below'})`),

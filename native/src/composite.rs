@@ -42,10 +42,8 @@ impl PreHash {
             PreHash::Sha512 => out.extend_from_slice(&Sha512::digest(m)),
             PreHash::Shake256 => {
                 let mut h = [0u8; 64];
-                // liboqs' SHA-3 (AVX2 Keccak where the CPU has it), already linked for ML-DSA.
-                unsafe {
-                    crate::ffi::OQS_SHA3_shake256(h.as_mut_ptr(), 64, m.as_ptr(), m.len());
-                }
+                // The addon's own SHAKE (csrc/keccak.c), the one ML-DSA hashes with.
+                crate::keccak::shake256(m, &mut h);
                 out.extend_from_slice(&h);
             }
         }

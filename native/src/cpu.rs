@@ -13,6 +13,8 @@ pub struct Cpu {
     pub bmi2: bool,
     pub aesni: bool,
     pub neon: bool,
+    /// AVX-512F and AVX-512VL, with the OS state they need (csrc/cpu.c).
+    pub avx512vl: bool,
     /// The native mldsa-native build was compiled in and this CPU can run it.
     pub mldsa_native: bool,
 }
@@ -28,6 +30,7 @@ pub fn cpu() -> Cpu {
             bmi2: has(OQS_CPU_EXT_BMI2),
             aesni: has(OQS_CPU_EXT_AES),
             neon: has(OQS_CPU_EXT_ARM_NEON),
+            avx512vl: unsafe { pqid_cpu_avx512vl() } != 0,
             mldsa_native: cfg!(pqid_mldsa_native) && unsafe { pqid_mldsa_native_detect() } != 0,
         }
     })

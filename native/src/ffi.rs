@@ -75,7 +75,35 @@ pub const OQS_CPU_EXT_ARM_NEON: c_int = 17;
 
 extern "C" {
     pub fn OQS_CPU_has_extension(ext: c_int) -> c_int;
-    pub fn OQS_SHA3_shake256(output: *mut u8, outlen: usize, input: *const u8, inplen: usize);
     /// csrc/cpu.c: 1 when this CPU runs the native mldsa-native build.
     pub fn pqid_mldsa_native_detect() -> c_int;
+    /// csrc/cpu.c: 1 when this CPU and OS run AVX-512VL code.
+    pub fn pqid_cpu_avx512vl() -> c_int;
+}
+
+// pqid's SHAKE and its choice of Keccak permutation (csrc/pqid_keccak.h).
+extern "C" {
+    pub fn pqid_shake256(out: *mut u8, outlen: usize, input: *const u8, inlen: usize);
+    pub fn pqid_keccak_active() -> c_int;
+    pub fn pqid_keccak_available(imp: c_int) -> c_int;
+    pub fn pqid_keccak_force(imp: c_int) -> c_int;
+    pub fn pqid_keccak_count(on: c_int);
+    pub fn pqid_keccak_counts(counts: *mut u64);
+    pub fn pqid_keccak_shake_on(
+        imp: c_int,
+        rate: u32,
+        out: *mut u8,
+        outlen: usize,
+        input: *const u8,
+        inlen: usize,
+        chunk: usize,
+    ) -> c_int;
+    pub fn pqid_keccak_shake_x4_on(
+        imp: c_int,
+        rate: u32,
+        out: *mut u8,
+        nblocks: usize,
+        input: *const u8,
+        inlen: usize,
+    ) -> c_int;
 }

@@ -7,6 +7,7 @@ mod composite;
 mod cpu;
 mod errors;
 mod ffi;
+mod keccak;
 mod keys;
 mod mldsa;
 mod selftest;
@@ -106,7 +107,8 @@ pub fn scheme_info(alg: u32, force_ref: bool) -> Result<SchemeInfo> {
 /// reason instead of failing at its first missing function. Bump it with binding-abi.js whenever
 /// either side changes; test/binding-abi.test.ts notices a changed binding.d.ts.
 /// 3: mldsa-native (the composite id is 3, Falcon is gone, nativeInfo() describes the builds).
-pub const BINDING_ABI: u32 = 3;
+/// 4: pqid's SHAKE (nativeInfo().keccak, cpu.avx512vl, the keccak* test hooks).
+pub const BINDING_ABI: u32 = 4;
 
 /// The binding's surface version (see BINDING_ABI); the loader refuses a binary without it.
 #[napi]
@@ -142,6 +144,9 @@ pub struct CpuFlags {
     pub popcnt: bool,
     pub bmi2: bool,
     pub aesni: bool,
+    /// x86-64 only.
+    #[napi(js_name = "avx512vl")]
+    pub avx512vl: Option<bool>,
     pub neon: Option<bool>,
 }
 
@@ -155,6 +160,8 @@ pub struct NativeInfo {
     pub mldsa_native: String,
     /// Where the SHA-3 (Keccak) code comes from.
     pub sha3: String,
+    /// The Keccak-p[1600] code every SHAKE runs now: `avx512vl`, `avx2` or `portable`.
+    pub keccak: String,
     pub build: String,
     /// The ML-DSA implementations in this binary, native first: `x86_64-avx2`, `aarch64-neon`,
     /// `ref`.
@@ -168,6 +175,7 @@ pub fn native_info() -> NativeInfo {
     NativeInfo {
         mldsa_native: MLDSA_NATIVE_FROM.into(),
         sha3: SHA3_FROM.into(),
+        keccak: keccak::active().into(),
         build: if cpu::tuned_build() {
             "native-tuned"
         } else {
@@ -180,6 +188,11 @@ pub fn native_info() -> NativeInfo {
             popcnt: c.popcnt,
             bmi2: c.bmi2,
             aesni: c.aesni,
+            avx512vl: if cfg!(target_arch = "x86_64") {
+                Some(c.avx512vl)
+            } else {
+                None
+            },
             neon: if cfg!(target_arch = "aarch64") {
                 Some(c.neon)
             } else {
@@ -187,6 +200,77 @@ pub fn native_info() -> NativeInfo {
             },
         },
     }
+}
+
+/// Test and benchmark hook (internal.js): the Keccak implementations this binary has and this
+/// CPU runs, fastest first.
+#[napi]
+pub fn keccak_available() -> Vec<String> {
+    keccak::available().into_iter().map(String::from).collect()
+}
+
+/// Test and benchmark hook: make every new hash use the Keccak implementation `name`, or with
+/// none the detected one again. False, changing nothing, when it is not available here.
+#[napi]
+pub fn keccak_use(name: Option<String>) -> bool {
+    keccak::force(name.as_deref())
+}
+
+#[napi(object)]
+pub struct KeccakCount {
+    pub implementation: String,
+    /// Permutations of one state.
+    pub x1: i64,
+    /// Four-way permutations.
+    pub x4: i64,
+}
+
+/// Test hook: count Keccak permutations per implementation while `on` (off by default: the
+/// counting costs an atomic add per permutation), and return the counts so far.
+#[napi]
+pub fn keccak_count(on: bool) -> Vec<KeccakCount> {
+    keccak::count(on);
+    keccak::counts()
+        .into_iter()
+        .map(|(n, x1, x4)| KeccakCount {
+            implementation: n.into(),
+            x1: x1 as i64,
+            x4: x4 as i64,
+        })
+        .collect()
+}
+
+/// Test hook: SHAKE128 (`rate` 168) or SHAKE256 (136) of `input` on Keccak implementation
+/// `name`, absorbed and squeezed `chunk` bytes per call (0: at once); with `x4`, four instances
+/// over the four quarters of `input`, `outlen` / rate / 4 blocks each.
+#[napi]
+pub fn keccak_shake(
+    name: String,
+    rate: u32,
+    x4: bool,
+    input: Uint8ArraySlice,
+    outlen: u32,
+    chunk: u32,
+) -> Result<Uint8Array> {
+    if rate != keccak::SHAKE128_RATE && rate != keccak::SHAKE256_RATE {
+        return Err(js(Fail {
+            code: ERR_INVALID_ARGUMENT,
+            msg: format!("rate {rate}: SHAKE128 is 168, SHAKE256 136"),
+        }));
+    }
+    let out = if x4 {
+        keccak::shake_x4_on(&name, rate, &input, outlen as usize / rate as usize / 4)
+    } else {
+        keccak::shake_on(&name, rate, &input, outlen as usize, chunk as usize)
+    };
+    out.map(Uint8Array::from).ok_or_else(|| {
+        js(Fail {
+            code: ERR_INVALID_ARGUMENT,
+            msg: format!(
+                "Keccak implementation {name} is not available here (or x4 input not in quarters)"
+            ),
+        })
+    })
 }
 
 #[napi(object)]

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { info } from '../index.js';
+import { info, scheme } from '../index.js';
+import { type KeccakImplementation, keccakImplementations, onKeccak } from '../internal.js';
 
 /**
  * The reference vectors the repository carries (`test/vectors/`, see its PROVENANCE.md), or
@@ -101,4 +102,63 @@ export function expectedNative(): string {
   if (process.arch === 'x64') return cpu.avx2 && cpu.bmi2 && cpu.popcnt ? 'x86_64-avx2' : 'ref';
   if (process.arch === 'arm64') return cpu.neon ? 'aarch64-neon' : 'ref';
   return 'ref';
+}
+
+/**
+ * The Keccak implementation the addon must pick on this CPU, from the kernel's view of the CPU
+ * (/proc/cpuinfo lists a feature only when the kernel enabled the state it needs), not from
+ * the addon's own detection; elsewhere from info().cpu. A check against this fails if the
+ * AVX-512VL or AVX2 Keccak silently did not run.
+ */
+export function expectedKeccak(): KeccakImplementation {
+  if (process.arch !== 'x64') return 'portable';
+  let flags: Set<string>;
+  if (existsSync('/proc/cpuinfo')) {
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('flags'));
+    flags = new Set(line?.split(':')[1]?.trim().split(/\s+/) ?? []);
+  } else {
+    const { cpu } = info();
+    flags = new Set([...(cpu.avx2 ? ['avx2'] : []), ...(cpu.avx512vl ? ['avx512f', 'avx512vl'] : [])]);
+  }
+  if (flags.has('avx2') && flags.has('avx512f') && flags.has('avx512vl')) return 'avx512vl';
+  return flags.has('avx2') ? 'avx2' : 'portable';
+}
+
+/** One way to run the vectors: an ML-DSA build (`auto`, `ref`) on one Keccak implementation. */
+export interface Variant {
+  implementation: 'auto' | 'ref';
+  keccak: KeccakImplementation;
+  label: string;
+}
+
+/**
+ * The native ML-DSA build (auto) on every Keccak implementation this CPU runs, and the portable
+ * one (ref) on the Keccak the addon picked: every code path the dispatch can choose here.
+ */
+export function variants(): Variant[] {
+  const native = scheme('ML-DSA-44').implementation;
+  return [
+    ...keccakImplementations().map((keccak) => ({
+      implementation: 'auto' as const,
+      keccak,
+      label: `auto: ${native}, Keccak ${keccak}`,
+    })),
+    { implementation: 'ref', keccak: expectedKeccak(), label: `ref, Keccak ${expectedKeccak()}` },
+  ];
+}
+
+/**
+ * Runs `fn` on the variant's Keccak and checks, with the permutation counters, that its hashes
+ * ran there and nowhere else (so a silent fallback fails the test).
+ */
+export async function onVariant<T>(v: Variant, fn: () => T | Promise<T>): Promise<T> {
+  const { result, ran } = await onKeccak(v.keccak, fn);
+  for (const [k, n] of Object.entries(ran)) {
+    if (k === v.keccak ? n.x1 + n.x4 === 0 : n.x1 + n.x4 > 0) {
+      throw new Error(`${v.label}: Keccak permutations ran ${JSON.stringify(ran)}`);
+    }
+  }
+  return result;
 }

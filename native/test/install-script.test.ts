@@ -217,10 +217,11 @@ describe('install script without a prebuilt binary', () => {
     expect(r.stderr).toContain('\n  Finished `release` profile');
     const compiled = addon.nativeInfo().compiled.join(' + ');
     const runs = addon.schemeInfo(1, false).implementation;
+    const keccak = addon.nativeInfo().keccak;
     const last = r.stderr.trim().split('\n').at(-1);
     expect(last).toMatch(
       new RegExp(
-        `^@pqid/liboqs-node: built ${pre.file} in \\d+ s \\(dist; ML-DSA ${compiled.replaceAll('+', '\\+')}, this CPU runs ${runs}\\)$`,
+        `^@pqid/liboqs-node: built ${pre.file} in \\d+ s \\(dist; ML-DSA ${compiled.replaceAll('+', '\\+')}, this CPU runs ${runs} with the ${keccak} Keccak\\)$`,
       ),
     );
     expect(r.state).toMatchObject({
@@ -389,6 +390,7 @@ describe('stale binaries: a binding ABI other than binding-abi.js needs is refus
     const SURFACES: Record<number, string> = {
       2: '36dea90c0ffe36a43ce01c562353702b45b46415f433a0de029b654407a12260',
       3: 'e0f31cedf1357e9da5a4b9cdce413e953191cb0c2655d72bdc30cd1c488b53ad',
+      4: '0515e71794d6c75300ebb356becd88fb67c5f605013930365251b713286d31a0',
     };
     const declarations = readFileSync(join(native, 'binding.d.ts'), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Re-creates native/vendor/ from two crates.io packages, unchanged: the ML-DSA code (mldsa-native
 # and the s2n-bignum assembler headers its assembly includes) from aws-lc-sys 0.47.0, and the
-# SHA-3 code (XKCP Keccak with its AVX2 and x4 back ends, CPU detection) from the liboqs 0.13.0
-# tree inside oqs-sys 0.11.0. Every copied file's SHA-256 is recorded in UPSTREAM.sha256, next
+# Keccak code (XKCP's Keccak-p[1600] permutations: portable, AVX2, AVX2 four-way) and CPU
+# detection from the liboqs 0.13.0 tree inside oqs-sys 0.11.0. Every copied file's SHA-256 is recorded in UPSTREAM.sha256, next
 # to its path in the crate. See VENDOR.md.
 #
 #   bash native/vendor/vendor.sh            copy (cargo downloads a crate that is not in the
@@ -69,25 +69,21 @@ done
 # AWS-LC's licence file: it carries the mldsa-native and s2n-bignum notices.
 copy "$aws" aws-lc/LICENSE aws-lc/LICENSE
 
-# liboqs 0.13.0: only the SHA-3 API with its Keccak back ends and run-time dispatch, and the
-# common code they need (CPU detection, aligned allocation, cleansing).
+# liboqs 0.13.0: only XKCP's Keccak-p[1600] permutations, which pqid's SHAKE (csrc/keccak.c)
+# calls, and the common code pqid's CPU checks use (common.c: CPUID/XGETBV, getauxval).
+# Portable 64-bit (every CPU); AVX2 one-way and four-way (x86-64; pqid also compiles the
+# four-way one for AVX-512VL). Not liboqs' SHA-3 API (sha3*.c, xkcp_sha3*.c) or its serial
+# four-way code: pqid's sponge replaces them.
 lq=liboqs
-for f in LICENSE.txt src/common/common.c src/common/x86_64_helpers.h \
-  src/common/sha3/sha3.c src/common/sha3/sha3.h src/common/sha3/sha3x4.c src/common/sha3/sha3x4.h \
-  src/common/sha3/xkcp_sha3.c src/common/sha3/xkcp_sha3x4.c src/common/sha3/xkcp_dispatch.h; do
+for f in LICENSE.txt src/common/common.c src/common/x86_64_helpers.h; do
   copy "$oqs" "$lq/$f" "liboqs/$f"
 done
-# Keccak-p[1600]: portable 64-bit and serial x4 (every CPU), AVX2 single and x4 (x86-64).
-for d in KeccakP-1600/plain-64bits KeccakP-1600/avx2 KeccakP-1600times4/serial KeccakP-1600times4/avx2; do
+for d in KeccakP-1600/plain-64bits KeccakP-1600/avx2 KeccakP-1600times4/avx2; do
   copy_tree "$oqs" "$lq/src/common/sha3/xkcp_low/$d" "liboqs/src/common/sha3/xkcp_low/$d"
 done
-# The headers liboqs' cmake copies into <build>/include/oqs/ that these files include
+# The one header liboqs' cmake copies into <build>/include/oqs/ that these files include
 # (oqsconfig.h, which cmake generates, is pqid's own: native/csrc/include/oqs/oqsconfig.h).
-for h in src/oqs.h src/common/common.h src/common/rand/rand.h src/common/aes/aes_ops.h \
-  src/common/sha2/sha2_ops.h src/common/sha3/sha3_ops.h src/common/sha3/sha3x4_ops.h \
-  src/common/sha3/sha3.h src/common/sha3/sha3x4.h src/kem/kem.h src/sig/sig.h src/sig_stfl/sig_stfl.h; do
-  copy "$oqs" "$lq/$h" "liboqs/include/oqs/$(basename "$h")"
-done
+copy "$oqs" "$lq/src/common/common.h" "liboqs/include/oqs/common.h"
 
 LC_ALL=C sort -k2 "$out/UPSTREAM.sha256.tmp" | uniq >"$out/UPSTREAM.sha256"
 rm "$out/UPSTREAM.sha256.tmp"

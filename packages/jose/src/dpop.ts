@@ -11,7 +11,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { keyServesAlg } from './algorithms/registry.ts';
-import type { Jwk } from './algorithms/types.ts';
 import {
   AlgorithmNotAllowed,
   DpopProofInvalid,
@@ -26,6 +25,7 @@ import { verifyJwt } from './jwt.ts';
 import { type PrivateKey, PublicKey } from './keys/handles.ts';
 import { importJWK } from './keys/jwk.ts';
 import { calculateThumbprint } from './keys/thumbprint.ts';
+import type { Jwk } from './lib/jwk.ts';
 
 export const DPOP_TYP = 'dpop+jwt';
 

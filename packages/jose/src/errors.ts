@@ -4,12 +4,15 @@
  */
 export class PqidError extends Error {
   static readonly code: string = 'ERR_PQID';
+  /** The message when none is given: for the errors that say the same thing every time. */
+  static readonly defaultMessage: string | undefined = undefined;
   readonly code: string;
 
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(message?: string, options?: ErrorOptions) {
+    const type = new.target as typeof PqidError;
+    super(message ?? type.defaultMessage, options);
     this.name = new.target.name;
-    this.code = (new.target as typeof PqidError).code;
+    this.code = type.code;
   }
 }
 
@@ -46,9 +49,7 @@ export class JwsInvalid extends PqidError {
 /** The signature does not verify under the given key. */
 export class SignatureVerificationFailed extends PqidError {
   static override readonly code = 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED';
-  constructor(message = 'signature verification failed', options?: ErrorOptions) {
-    super(message, options);
-  }
+  static override readonly defaultMessage = 'signature verification failed';
 }
 
 /** A token larger than the configured maximum; rejected before any parsing. */
@@ -147,7 +148,5 @@ export class JweInvalid extends PqidError {
  */
 export class JweDecryptionFailed extends PqidError {
   static override readonly code = 'ERR_JWE_DECRYPTION_FAILED';
-  constructor(message = 'decryption failed', options?: ErrorOptions) {
-    super(message, options);
-  }
+  static override readonly defaultMessage = 'decryption failed';
 }

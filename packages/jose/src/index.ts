@@ -8,7 +8,7 @@ export type {
   SignRequest,
 } from './algorithms/delegate.ts';
 export { algorithms, lookup as getAlgorithm, registry } from './algorithms/registry.ts';
-export type { AlgorithmEntry, Family, Jwk, Kty } from './algorithms/types.ts';
+export type { AlgorithmEntry, Family, Kty } from './algorithms/types.ts';
 export { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from './backends/params.ts';
 export {
   BACKEND_NAMES,
@@ -53,14 +53,14 @@ export {
   encryptFlattened,
   type FlattenedEncryptOptions,
 } from './jwe/encrypt.ts';
+export { DecryptionKey, EncryptionKey } from './jwe/handles.ts';
 export { encryptionKeysFor } from './jwe/jwks.ts';
 export {
-  DecryptionKey,
-  EncryptionKey,
   exportEncryptionKey,
   type GenerateEncryptionKeyOptions,
   generateEncryptionKeyPair,
   type ImportEncryptionKeyOptions,
+  type ImportedEncryptionKey,
   importEncryptionKey,
 } from './jwe/keys.ts';
 export {
@@ -101,16 +101,17 @@ export {
   verifyGeneral,
 } from './jws/general.ts';
 export { DEFAULT_MAX_TOKEN_BYTES, type JoseHeader } from './jws/parse.ts';
+export type { KeySet, VerificationKey } from './jws/verification-keys.ts';
 export { type JwtClaims, type SignJwtOptions, signJwt, type VerifyJwtOptions, verifyJwt } from './jwt.ts';
 export { type KeyHandle, PrivateKey, PublicKey } from './keys/handles.ts';
 export {
   exportJWK,
   type GenerateOptions,
   generateKeyPair,
+  type ImportedKey,
   type ImportOptions,
   importJWK,
 } from './keys/jwk.ts';
-export type { KeySet, VerificationKey } from './keys/resolve.ts';
 export { type SignMessageOptions, signMessage } from './keys/sign.ts';
 export {
   createDelegatedKey,
@@ -119,6 +120,7 @@ export {
   localSigner,
 } from './keys/signer.ts';
 export { calculateThumbprint } from './keys/thumbprint.ts';
+export type { Jwk, KeyPairJwks, PrivateJwk, PublicJwk } from './lib/jwk.ts';
 export {
   backends,
   type MlDsaSecretInput,

@@ -4,12 +4,12 @@
  * with random kids cannot turn into a flood of fetches).
  */
 import { isRegistered } from './algorithms/registry.ts';
-import type { Jwk } from './algorithms/types.ts';
 import { InvalidArgument, JwksFetchFailed, JwksNoMatchingKey } from './errors.ts';
 import type { JoseHeader } from './jws/parse.ts';
+import { type KeySet, selectKeys } from './jws/verification-keys.ts';
 import { PublicKey } from './keys/handles.ts';
 import { importJWK } from './keys/jwk.ts';
-import { type KeySet, selectKeys } from './keys/resolve.ts';
+import type { Jwk } from './lib/jwk.ts';
 
 export interface Jwks {
   keys: Jwk[];

@@ -5,7 +5,6 @@
  */
 import * as jose from 'jose';
 import type { SignOptions } from './algorithms/types.ts';
-import { b64u, fromUtf8, utf8 } from './encoding.ts';
 import { InvalidArgument, JwtClaimValidationFailed, JwtExpired, JwtInvalid } from './errors.ts';
 import {
   type CompactVerifyOptions,
@@ -13,9 +12,10 @@ import {
   signCompact,
   verifyCompact,
 } from './jws/compact.ts';
+import type { VerificationKey } from './jws/verification-keys.ts';
 import type { PrivateKey } from './keys/handles.ts';
 import { importJWK } from './keys/jwk.ts';
-import type { VerificationKey } from './keys/resolve.ts';
+import { b64u, fromUtf8, utf8 } from './lib/encoding.ts';
 
 export type JwtClaims = jose.JWTPayload;
 

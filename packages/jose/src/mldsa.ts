@@ -4,6 +4,7 @@
  */
 
 import { externalMu } from './algorithms/delegate.ts';
+import { MlDsaSecretKey } from './algorithms/mldsa-secret.ts';
 import {
   isMlDsaAlg,
   MAX_CONTEXT_BYTES,
@@ -15,15 +16,15 @@ import {
 import { backends, chooseBackend, preferredBackend } from './backends/select.ts';
 import { countSeedExpansion, expansionStats } from './backends/stats.ts';
 import type { BackendName } from './backends/types.ts';
-import { isBytes } from './encoding.ts';
 import { InvalidArgument, KeyMismatch, UnsupportedAlgorithm } from './errors.ts';
-import { materialOf, PrivateKey } from './keys/handles.ts';
-import { MlDsaSecretKey } from './keys/mldsa-secret.ts';
+import { PrivateKey } from './keys/handles.ts';
+import { isBytes } from './lib/encoding.ts';
+import { materialOf } from './lib/handles.ts';
 
+export { MlDsaSecretKey } from './algorithms/mldsa-secret.ts';
 export { MLDSA_PARAMS, type MlDsaAlg } from './backends/params.ts';
 export { backends, preferredBackend } from './backends/select.ts';
 export type { BackendName, BackendStatus } from './backends/types.ts';
-export { MlDsaSecretKey } from './keys/mldsa-secret.ts';
 
 export interface MlDsaSignOptions {
   /** FIPS 204 context string, 0–255 bytes. JOSE uses the empty context. */

@@ -4,9 +4,10 @@
  * and attributes), one header line (nginx/Apache default 8190), URLs (2048 conservative,
  * 8000 the RFC 9110 §4.1 floor).
  */
-import { b64uDecode } from './encoding.ts';
+
 import { InvalidArgument, JwsInvalid } from './errors.ts';
 import { checkSize, parseJson } from './jws/parse.ts';
+import { b64uDecode } from './lib/encoding.ts';
 
 export const LIMITS = {
   cookie: 4096,

@@ -14,8 +14,8 @@ import {
 import { isSlhDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from './backends/params.ts';
 import { chooseSlhDsa } from './backends/select.ts';
 import type { BackendName } from './backends/types.ts';
-import { isBytes } from './encoding.ts';
 import { InvalidArgument, UnsupportedAlgorithm } from './errors.ts';
+import { isBytes } from './lib/encoding.ts';
 import { checkContext } from './mldsa.ts';
 
 export { SLHDSA_PARAMS, type SlhDsaAlg } from './backends/params.ts';

@@ -26,7 +26,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { suiteAlgorithms } from './helpers/algs.ts';
 import { rejects } from './helpers/assert.ts';
 
-// ---- helpers (independent of src/encoding.ts on purpose) ---------------------------------
+// ---- helpers (independent of src/lib/encoding.ts on purpose) ---------------------------------
 
 const b64u = (x: Uint8Array | string) =>
   Buffer.from(typeof x === 'string' ? Buffer.from(x, 'utf8') : x).toString('base64url');

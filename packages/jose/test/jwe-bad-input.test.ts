@@ -23,7 +23,7 @@ import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rejects } from './helpers/assert.ts';
 
-// Independent of src/encoding.ts on purpose.
+// Independent of src/lib/encoding.ts on purpose.
 const b64u = (x: Uint8Array | string) => Buffer.from(x).toString('base64url');
 const unb64u = (s: string) => new Uint8Array(Buffer.from(s, 'base64url'));
 const header = (jwe: string) => JSON.parse(Buffer.from(jwe.split('.')[0] as string, 'base64url').toString());

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 //
 // Hand-written replacement for the oqsconfig.h that liboqs' cmake generates from
-// src/oqsconfig.h.cmake. pqid compiles only liboqs' SHA-3 (XKCP Keccak, its AVX2 and x4 back
-// ends and their run-time dispatch) and the common code it needs (vendor/liboqs); there is no
-// configure step, so what cmake would detect is derived here from the compiler's predefined
-// macros. Always a dist build: portable Keccak plus the AVX2 one, chosen at run time by
-// OQS_CPU_has_extension() (a PQID_NATIVE_TUNE=native build adds -march=native to every file
-// but keeps this dispatch).
+// src/oqsconfig.h.cmake. Of liboqs, pqid compiles only XKCP's Keccak permutations and
+// common.c, whose CPU detection (OQS_CPU_has_extension) needs this file; there is no configure
+// step, so what cmake would detect is derived here from the compiler's predefined macros.
+// Always a dist build, so common.c detects the CPU at run time (a PQID_NATIVE_TUNE=native build
+// adds -march=native to every file but keeps the run-time choices).
 #ifndef PQID_OQSCONFIG_H
 #define PQID_OQSCONFIG_H
 
@@ -34,14 +33,6 @@
 
 #if !defined(_WIN32)
 #define OQS_USE_PTHREADS 1
-#endif
-
-#define OQS_USE_CUPQC 0
-#define OQS_LIBJADE_BUILD 0
-
-// The AVX2 Keccak, as liboqs builds it: x86-64 Linux and macOS (csrc/units.txt compiles it there).
-#if defined(ARCH_X86_64) && (defined(__linux__) || defined(__APPLE__))
-#define OQS_ENABLE_SHA3_xkcp_low_avx2 1
 #endif
 
 #endif // PQID_OQSCONFIG_H

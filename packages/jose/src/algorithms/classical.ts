@@ -1,8 +1,8 @@
 /** Classical JWS algorithms, delegated to `jose`: we add registry metadata, not cryptography. */
 import { webcrypto } from 'node:crypto';
 import * as jose from 'jose';
-import { b64u, b64uDecode } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid, SignerUnsupported } from '../errors.ts';
+import { b64u, b64uDecode } from '../lib/encoding.ts';
 import { callSigner, type DelegatedMaterial, ecdsaFromSigner } from './delegate.ts';
 import type { AlgorithmEntry, Jwk, Kty, SigningInput } from './types.ts';
 

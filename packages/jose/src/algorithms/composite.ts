@@ -11,9 +11,8 @@ import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
 import { countCompositeSign, countSeedExpansion } from '../backends/stats.ts';
 import type { BackendName, CompositeOps, CompositeParams, MlDsaBackend } from '../backends/types.ts';
-import { b64u, concat, equalBytes, utf8 } from '../encoding.ts';
 import { JwkInvalid, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
-import { MlDsaSecretKey } from '../keys/mldsa-secret.ts';
+import { b64u, concat, equalBytes, utf8 } from '../lib/encoding.ts';
 import {
   callSigner,
   type DelegatedMaterial,
@@ -23,6 +22,7 @@ import {
   mldsaViaSigner,
 } from './delegate.ts';
 import { akpMember, mldsaPublicFromSeed, mldsaSign, mldsaVerify } from './mldsa.ts';
+import { MlDsaSecretKey } from './mldsa-secret.ts';
 import { TRADITIONAL, type Traditional, type TraditionalKey } from './traditional.ts';
 import type { AlgorithmEntry, Jwk, SigningInput, SignOptions } from './types.ts';
 

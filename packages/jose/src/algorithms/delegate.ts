@@ -6,8 +6,8 @@
  */
 import crypto from 'node:crypto';
 import { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from '../backends/params.ts';
-import { concat, isBytes } from '../encoding.ts';
 import { PqidError, SignerFailed, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
+import { concat, isBytes } from '../lib/encoding.ts';
 import type { Jwk, Material } from './key-types.ts';
 
 /** What a delegated signer can do. */

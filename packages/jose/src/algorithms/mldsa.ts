@@ -4,10 +4,10 @@ import { MLDSA_PARAMS, type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
 import { countSeedExpansion } from '../backends/stats.ts';
 import type { BackendName } from '../backends/types.ts';
-import { b64u, b64uDecode, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
-import { MlDsaSecretKey } from '../keys/mldsa-secret.ts';
+import { b64u, b64uDecode, equalBytes } from '../lib/encoding.ts';
 import { mldsaViaSigner } from './delegate.ts';
+import { MlDsaSecretKey } from './mldsa-secret.ts';
 import type { AlgorithmEntry, Jwk, SigningInput } from './types.ts';
 
 const EMPTY = new Uint8Array(0);

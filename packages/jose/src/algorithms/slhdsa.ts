@@ -5,8 +5,8 @@
 import { SLHDSA_PARAMS, type SlhDsaAlg, slhDsaSeedBytes } from '../backends/params.ts';
 import { chooseSlhDsa } from '../backends/select.ts';
 import type { BackendName, SlhDsaOps } from '../backends/types.ts';
-import { b64u, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import { b64u, equalBytes } from '../lib/encoding.ts';
 import { slhDsaViaSigner } from './delegate.ts';
 import { akpMember } from './mldsa.ts';
 import type { AlgorithmEntry } from './types.ts';

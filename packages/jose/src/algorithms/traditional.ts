@@ -4,8 +4,8 @@
  * ECPrivateKey; EdDSA with raw keys and signatures. The primitives are node:crypto's.
  */
 import crypto, { type KeyObject } from 'node:crypto';
-import { b64u, concat, equalBytes } from '../encoding.ts';
 import { InvalidArgument, JwkInvalid } from '../errors.ts';
+import { b64u, concat, equalBytes } from '../lib/encoding.ts';
 import type { Jwk } from './types.ts';
 
 const member = (jwk: Jwk, m: string): Uint8Array => {

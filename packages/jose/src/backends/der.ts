@@ -2,7 +2,7 @@
  * The few fixed DER shapes node:crypto needs to import ML-DSA (RFC 9881) and SLH-DSA (RFC 9909)
  * keys: AlgorithmIdentifier = the algorithm's OID with parameters absent.
  */
-import { concat } from '../encoding.ts';
+import { concat } from '../lib/encoding.ts';
 import { MLDSA_PARAMS, type MlDsaAlg, SLHDSA_PARAMS, type SlhDsaAlg } from './params.ts';
 
 type DerAlg = MlDsaAlg | SlhDsaAlg;

@@ -10,8 +10,8 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { concat } from '../encoding.ts';
 import { UnsupportedAlgorithm } from '../errors.ts';
+import { concat } from '../lib/encoding.ts';
 import type { ContentEncryptionEntry } from './types.ts';
 
 const ENTRIES: readonly ContentEncryptionEntry[] = Object.freeze([

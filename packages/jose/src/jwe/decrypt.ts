@@ -19,7 +19,7 @@ import {
 import { cipherSuite, type HpkeBackend, resolveHpkeBackend } from '../hpke/suite.ts';
 import { openContent } from './content.ts';
 import { jweAad, recipientStructure } from './encrypt.ts';
-import { DecryptionKey, hpkeKeyPair, joseKey } from './keys.ts';
+import { DecryptionKey, hpkeKeyPair, joseKey } from './handles.ts';
 import {
   checkAllowList,
   checkHeader,

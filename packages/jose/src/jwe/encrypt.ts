@@ -11,11 +11,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as jose from 'jose';
-import { b64u, concat, utf8 } from '../encoding.ts';
 import { InvalidArgument, KeyMismatch } from '../errors.ts';
 import { cipherSuite, type HpkeBackend, resolveHpkeBackend } from '../hpke/suite.ts';
+import { b64u, concat, utf8 } from '../lib/encoding.ts';
 import { lookupContentEncryption, sealContent } from './content.ts';
-import { DecryptionKey, EncryptionKey, hpkePublicKey, joseKey } from './keys.ts';
+import { DecryptionKey, EncryptionKey, hpkePublicKey, joseKey } from './handles.ts';
 import type { FlattenedJwe } from './parse.ts';
 import type { JweAlgorithmEntry } from './types.ts';
 

@@ -1,7 +1,8 @@
 /** Picking a recipient's encryption key out of its JWKS (e.g. an OIDC client's `jwks`). */
 import { InvalidArgument } from '../errors.ts';
 import { lookupJweAlgorithm } from './algorithms.ts';
-import { EncryptionKey, importEncryptionKey } from './keys.ts';
+import { EncryptionKey } from './handles.ts';
+import { importEncryptionKey } from './keys.ts';
 
 /**
  * The public keys of a JWKS that can receive `alg`: `use` absent or "enc", `alg` absent or

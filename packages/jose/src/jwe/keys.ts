@@ -1,183 +1,35 @@
 /**
- * Encryption keys as JWKs (`use: "enc"`): generation, import, export, and the handles that
- * carry them. An `EncryptionKey` is a recipient's public key (what a sender encrypts to); a
- * `DecryptionKey` holds the private key and, like a signing `PrivateKey`, refuses to be
- * serialised by accident: only `exportEncryptionKey` gives its JWK out.
- *
- * HPKE keys follow draft-ietf-jose-hpke-encrypt-20 §8 (EC P-256/384/521 and OKP X25519/X448 for
- * the DHKEMs) and draft-ietf-jose-hpke-pq-pqt-00 §4 (`kty: "AKP"`, `pub`/`priv` = the KEM's
- * SerializePublicKey/SerializePrivateKey: a 32-byte seed for the hybrids, the 64-byte d‖z seed
- * for ML-KEM). Every key names exactly one `alg`: reusing a KEM key across suites or modes is
- * what the drafts advise against.
+ * Encryption keys as JWKs (`use: "enc"`): generation, import and export. Every key names exactly
+ * one `alg`: reusing a KEM key across suites or modes is what draft-ietf-jose-hpke-encrypt-20 and
+ * draft-ietf-jose-hpke-pq-pqt-00 advise against.
  */
-import { inspect } from 'node:util';
 import * as jose from 'jose';
-import type { Jwk } from '../algorithms/types.ts';
-import { b64u, b64uDecode, concat, equalBytes, utf8 } from '../encoding.ts';
-import { InvalidArgument, JwkInvalid, KeyMismatch, SecretSerialization } from '../errors.ts';
-import { type CipherSuite, cipherSuite, defaultHpkeBackend, type HpkeBackend } from '../hpke/suite.ts';
-import { calculateThumbprint } from '../keys/thumbprint.ts';
+import { InvalidArgument, JwkInvalid, KeyMismatch } from '../errors.ts';
+import { cipherSuite, defaultHpkeBackend, type HpkeBackend } from '../hpke/suite.ts';
+import { kidOf } from '../keys/thumbprint.ts';
+import { equalBytes, utf8 } from '../lib/encoding.ts';
+import { privateJwkOf } from '../lib/handles.ts';
+import {
+  asJwk,
+  hasPrivateMember,
+  type Jwk,
+  type JwkKind,
+  type KeyPairJwks,
+  PRIVATE_MEMBERS,
+  type PrivateJwk,
+  type PublicJwk,
+} from '../lib/jwk.ts';
 import { isJweAlgorithm, lookupJweAlgorithm } from './algorithms.ts';
-import type { JweAlgorithmEntry, JweKeyType } from './types.ts';
-
-type HpkeKey = Parameters<CipherSuite['Seal']>[0];
-type HpkeKeyPair = { privateKey: HpkeKey; publicKey: HpkeKey };
-
-/** What a handle holds: serialized HPKE keys (imported per backend on demand) or a jose key. */
-interface HpkePublicMaterial {
-  kind: 'hpke';
-  raw: Uint8Array;
-  imported: Map<HpkeBackend, Promise<HpkeKey>>;
-}
-interface HpkePrivateMaterial {
-  kind: 'hpke';
-  raw: Uint8Array;
-  pub: HpkePublicMaterial;
-  imported: Map<HpkeBackend, Promise<HpkeKeyPair>>;
-}
-interface JoseMaterial {
-  kind: 'jose';
-  key: jose.CryptoKey | jose.KeyObject;
-}
-type Material = HpkePublicMaterial | HpkePrivateMaterial | JoseMaterial;
-
-const materials = new WeakMap<object, Material>();
-const privateJwks = new WeakMap<DecryptionKey, Jwk>();
-
-/** A recipient's public encryption key: what a sender encrypts to. */
-export class EncryptionKey {
-  readonly type = 'public' as const;
-  readonly alg: string;
-  readonly kid: string;
-  readonly entry: JweAlgorithmEntry;
-  /** The public JWK, with `alg`, `use: "enc"` and `kid`. */
-  readonly jwk: Readonly<Jwk>;
-
-  constructor(entry: JweAlgorithmEntry, jwk: Jwk, material: Material) {
-    this.entry = entry;
-    this.alg = entry.alg;
-    this.kid = jwk.kid as string;
-    this.jwk = Object.freeze({ ...jwk });
-    materials.set(this, material);
-  }
-
-  toJSON(): Jwk {
-    return { ...this.jwk };
-  }
-}
-
-/** A private decryption key. Never serialised by accident: `JSON.stringify` throws. */
-export class DecryptionKey {
-  readonly type = 'private' as const;
-  readonly alg: string;
-  readonly kid: string;
-  readonly entry: JweAlgorithmEntry;
-  readonly publicKey: EncryptionKey;
-
-  constructor(entry: JweAlgorithmEntry, privateJwk: Jwk, material: Material, publicKey: EncryptionKey) {
-    this.entry = entry;
-    this.alg = entry.alg;
-    this.kid = publicKey.kid;
-    this.publicKey = publicKey;
-    materials.set(this, material);
-    privateJwks.set(this, Object.freeze({ ...privateJwk, kid: publicKey.kid }));
-  }
-
-  toJSON(): never {
-    throw new SecretSerialization('refusing to serialize a decryption key; use exportEncryptionKey(key)');
-  }
-
-  toString(): string {
-    return `[DecryptionKey ${this.alg} ${this.kid}]`;
-  }
-
-  [inspect.custom](): string {
-    return this.toString();
-  }
-}
-
-export type JweKeyHandle = EncryptionKey | DecryptionKey;
-
-// ---- HPKE key serialization ↔ JWK ------------------------------------------------------------
-
-const PRIVATE_MEMBERS = ['priv', 'd', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
-
-/** EC coordinate length per curve (SEC 1 field element size). */
-const COORD: Record<string, number> = { 'P-256': 32, 'P-384': 48, 'P-521': 66 };
-
-function member(jwk: Jwk, name: string, bytes?: number): Uint8Array {
-  const v = jwk[name];
-  const out = typeof v === 'string' ? b64uDecode(v) : undefined;
-  if (!out) throw new JwkInvalid(`JWK member "${name}" must be base64url`);
-  if (bytes !== undefined && out.length !== bytes)
-    throw new JwkInvalid(`JWK member "${name}" must be ${bytes} bytes, got ${out.length}`);
-  return out;
-}
-
-/** SerializePublicKey for an HPKE JWK: EC → SEC 1 uncompressed point, OKP → x, AKP → pub. */
-function hpkePublicBytes(entry: JweAlgorithmEntry, jwk: Jwk): Uint8Array {
-  const kem = (entry.hpke as NonNullable<JweAlgorithmEntry['hpke']>).kem;
-  if (jwk.kty === 'EC') {
-    const n = COORD[jwk.crv as string] as number;
-    return concat(Uint8Array.of(4), member(jwk, 'x', n), member(jwk, 'y', n));
-  }
-  if (jwk.kty === 'OKP') return member(jwk, 'x', kem.Npk);
-  return member(jwk, 'pub', kem.Npk);
-}
-
-function hpkePrivateBytes(entry: JweAlgorithmEntry, jwk: Jwk): Uint8Array {
-  const kem = (entry.hpke as NonNullable<JweAlgorithmEntry['hpke']>).kem;
-  return member(jwk, jwk.kty === 'AKP' ? 'priv' : 'd', kem.Nsk);
-}
-
-/** The JWK members of serialized HPKE keys (the inverse of the two functions above). */
-function hpkeJwk(entry: JweAlgorithmEntry, pub: Uint8Array, priv?: Uint8Array): Jwk {
-  const kt = entry.keyTypes[0] as JweKeyType;
-  if (kt.kty === 'EC') {
-    const n = COORD[kt.crv as string] as number;
-    return {
-      kty: 'EC',
-      crv: kt.crv,
-      x: b64u(pub.subarray(1, 1 + n)),
-      y: b64u(pub.subarray(1 + n)),
-      ...(priv ? { d: b64u(priv) } : {}),
-    };
-  }
-  if (kt.kty === 'OKP') return { kty: 'OKP', crv: kt.crv, x: b64u(pub), ...(priv ? { d: b64u(priv) } : {}) };
-  return { kty: 'AKP', alg: entry.alg, pub: b64u(pub), ...(priv ? { priv: b64u(priv) } : {}) };
-}
-
-export function hpkePublicKey(key: JweKeyHandle, backend: HpkeBackend): Promise<HpkeKey> {
-  const m = materials.get(key instanceof DecryptionKey ? key.publicKey : key) as HpkePublicMaterial;
-  const suite = cipherSuite(key.entry.hpke as NonNullable<JweAlgorithmEntry['hpke']>, backend);
-  let p = m.imported.get(backend);
-  if (!p) {
-    p = suite.DeserializePublicKey(m.raw);
-    m.imported.set(backend, p);
-  }
-  return p;
-}
-
-export function hpkeKeyPair(key: DecryptionKey, backend: HpkeBackend): Promise<HpkeKeyPair> {
-  const m = materials.get(key) as HpkePrivateMaterial;
-  const suite = cipherSuite(key.entry.hpke as NonNullable<JweAlgorithmEntry['hpke']>, backend);
-  let p = m.imported.get(backend);
-  if (!p) {
-    // Not extractable: the backend's key object never gives the secret back.
-    p = Promise.all([suite.DeserializePrivateKey(m.raw, false), hpkePublicKey(key, backend)]).then(
-      ([privateKey, publicKey]) => ({ privateKey, publicKey }),
-    );
-    m.imported.set(backend, p);
-  }
-  return p;
-}
-
-/** The jose key behind a classical handle. */
-export function joseKey(key: JweKeyHandle): jose.CryptoKey | jose.KeyObject {
-  return (materials.get(key) as JoseMaterial).key;
-}
-
-// ---- import -------------------------------------------------------------------------------------
+import {
+  DecryptionKey,
+  EncryptionKey,
+  type HpkePrivateMaterial,
+  type HpkePublicMaterial,
+  type JoseMaterial,
+  type JweKeyHandle,
+} from './handles.ts';
+import { hpkeJwk, hpkePrivateBytes, hpkePublicBytes } from './hpke-jwk.ts';
+import type { JweAlgorithmEntry } from './types.ts';
 
 export interface ImportEncryptionKeyOptions {
   /**
@@ -185,17 +37,6 @@ export interface ImportEncryptionKeyOptions {
    * do not); when both are present they must agree.
    */
   alg?: string;
-}
-
-function asJwk(input: unknown): Jwk {
-  if (
-    typeof input !== 'object' ||
-    input === null ||
-    Array.isArray(input) ||
-    typeof (input as Jwk).kty !== 'string'
-  )
-    throw new JwkInvalid('a JWK must be an object with a string "kty"');
-  return input as Jwk;
 }
 
 function entryFor(jwk: Jwk, expected?: string): JweAlgorithmEntry {
@@ -221,13 +62,14 @@ function entryFor(jwk: Jwk, expected?: string): JweAlgorithmEntry {
 }
 
 /** The public members of a JWK plus alg, use and kid (RFC 7638 thumbprint unless given). */
-function publicJwkOf(entry: JweAlgorithmEntry, jwk: Jwk): Jwk {
+function publicJwkOf(entry: JweAlgorithmEntry, jwk: Jwk): PublicJwk {
   const pub: Jwk = { kty: jwk.kty };
-  for (const [k, v] of Object.entries(jwk)) if (!PRIVATE_MEMBERS.includes(k) && k !== 'key_ops') pub[k] = v;
+  for (const [k, v] of Object.entries(jwk))
+    if (!(PRIVATE_MEMBERS as readonly string[]).includes(k) && k !== 'key_ops') pub[k] = v;
   pub.alg = entry.alg;
   pub.use = 'enc';
-  pub.kid = typeof jwk.kid === 'string' && jwk.kid ? jwk.kid : calculateThumbprint(pub);
-  return pub;
+  pub.kid = kidOf(pub);
+  return pub as PublicJwk;
 }
 
 async function joseImport(entry: JweAlgorithmEntry, jwk: Jwk): Promise<JoseMaterial> {
@@ -272,45 +114,61 @@ async function importHpkePublic(entry: JweAlgorithmEntry, jwk: Jwk): Promise<Hpk
 }
 
 /**
+ * The handle `importEncryptionKey` gives for a JWK of type `J`: a DecryptionKey for a private JWK,
+ * an EncryptionKey for a public one, either one when the type cannot tell (see `ImportedKey`).
+ */
+export type ImportedEncryptionKey<J> = { public: EncryptionKey; private: DecryptionKey }[JwkKind<J>];
+
+/**
  * Imports a JWK as an encryption key handle: an `EncryptionKey` for a public JWK, a
  * `DecryptionKey` for a private one (checked against its public half).
  */
-export async function importEncryptionKey(
-  input: unknown,
+export async function importEncryptionKey<J>(
+  input: J,
   opts: ImportEncryptionKeyOptions = {},
-): Promise<EncryptionKey | DecryptionKey> {
+): Promise<ImportedEncryptionKey<J>> {
   const jwk = asJwk(input);
   const entry = entryFor(jwk, opts.alg);
+  const { pub, material } = await importPublic(entry, jwk);
+  if (!hasPrivateMember(jwk)) return pub as ImportedEncryptionKey<J>;
+  return new DecryptionKey(pub, await importPrivate(entry, jwk, material), {
+    ...jwk,
+    alg: entry.alg,
+    use: 'enc',
+  }) as ImportedEncryptionKey<J>;
+}
+
+async function importPublic(
+  entry: JweAlgorithmEntry,
+  jwk: Jwk,
+): Promise<{ pub: EncryptionKey; material: JoseMaterial | HpkePublicMaterial }> {
   const publicJwk = publicJwkOf(entry, jwk);
-  const isPrivate = PRIVATE_MEMBERS.some((m) => m in jwk);
-  if (entry.family === 'classical') {
-    const pub = new EncryptionKey(entry, publicJwk, await joseImport(entry, publicJwk));
-    if (!isPrivate) return pub;
-    return new DecryptionKey(
-      entry,
-      { ...jwk, alg: entry.alg, use: 'enc' },
-      await joseImport(entry, jwk),
-      pub,
-    );
-  }
-  const pubMaterial = await importHpkePublic(entry, jwk);
-  const pub = new EncryptionKey(entry, publicJwk, pubMaterial);
-  if (!isPrivate) return pub;
+  const material =
+    entry.family === 'classical' ? await joseImport(entry, publicJwk) : await importHpkePublic(entry, jwk);
+  return { pub: new EncryptionKey(entry, publicJwk, material), material };
+}
+
+async function importPrivate(
+  entry: JweAlgorithmEntry,
+  jwk: Jwk,
+  pub: JoseMaterial | HpkePublicMaterial,
+): Promise<JoseMaterial | HpkePrivateMaterial> {
+  if (pub.kind === 'jose') return joseImport(entry, jwk);
   const raw = hpkePrivateBytes(entry, jwk);
-  if (!(await consistent(entry, pubMaterial.raw, raw)))
+  if (!(await consistent(entry, pub.raw, raw)))
     throw new JwkInvalid(`${entry.alg} private key does not match its public key`);
-  const material: HpkePrivateMaterial = { kind: 'hpke', raw, pub: pubMaterial, imported: new Map() };
-  return new DecryptionKey(entry, { ...jwk, alg: entry.alg, use: 'enc' }, material, pub);
+  return { kind: 'hpke', raw, pub, imported: new Map() };
 }
 
 /** The JWK of a handle; for a `DecryptionKey` the one deliberate way to get its secret out. */
-export function exportEncryptionKey(key: EncryptionKey | DecryptionKey): Jwk {
+export function exportEncryptionKey(key: DecryptionKey): PrivateJwk;
+export function exportEncryptionKey(key: EncryptionKey): PublicJwk;
+export function exportEncryptionKey(key: JweKeyHandle): PrivateJwk | PublicJwk;
+export function exportEncryptionKey(key: JweKeyHandle): PrivateJwk | PublicJwk {
   if (key instanceof EncryptionKey) return { ...key.jwk };
-  if (key instanceof DecryptionKey) return { ...(privateJwks.get(key) as Jwk) };
+  if (key instanceof DecryptionKey) return privateJwkOf(key) as PrivateJwk;
   throw new InvalidArgument('exportEncryptionKey needs an EncryptionKey or DecryptionKey handle');
 }
-
-// ---- generation ---------------------------------------------------------------------------------
 
 export interface GenerateEncryptionKeyOptions {
   /**
@@ -332,16 +190,16 @@ export interface GenerateEncryptionKeyOptions {
 export async function generateEncryptionKeyPair(
   alg: string,
   opts: GenerateEncryptionKeyOptions = {},
-): Promise<{ privateJwk: Jwk; publicJwk: Jwk }> {
+): Promise<KeyPairJwks> {
   const entry = lookupJweAlgorithm(alg);
-  let priv: Jwk;
+  let priv: PrivateJwk;
   if (entry.family === 'classical') {
     const { privateKey } = await jose.generateKeyPair(alg, {
       extractable: true,
       ...(opts.crv ? { crv: opts.crv } : {}),
       ...(opts.modulusLength ? { modulusLength: opts.modulusLength } : {}),
     });
-    priv = (await jose.exportJWK(privateKey)) as Jwk;
+    priv = (await jose.exportJWK(privateKey)) as PrivateJwk;
   } else {
     const suite = cipherSuite(
       entry.hpke as NonNullable<JweAlgorithmEntry['hpke']>,
@@ -352,8 +210,11 @@ export async function generateEncryptionKeyPair(
       entry,
       await suite.SerializePublicKey(kp.publicKey),
       await suite.SerializePrivateKey(kp.privateKey),
-    );
+    ) as PrivateJwk;
   }
   const publicJwk = publicJwkOf(entry, priv);
-  return { publicJwk, privateJwk: { ...priv, alg: entry.alg, use: 'enc', kid: publicJwk.kid } };
+  return {
+    publicJwk,
+    privateJwk: { ...priv, alg: entry.alg, use: 'enc', kid: publicJwk.kid },
+  };
 }

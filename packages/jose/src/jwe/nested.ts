@@ -3,8 +3,9 @@
  * requires of encrypted ID tokens, userinfo responses and request objects (OIDC Core §10.2,
  * RFC 9101 §6.1). Decryption is followed by signature verification, never replaced by it.
  */
-import { fromUtf8 } from '../encoding.ts';
+
 import { InvalidArgument, JweInvalid } from '../errors.ts';
+import type { VerificationKey } from '../jws/verification-keys.ts';
 import {
   type JwtClaims,
   type SignJwtOptions,
@@ -14,10 +15,10 @@ import {
   verifyJwt,
 } from '../jwt.ts';
 import type { PrivateKey } from '../keys/handles.ts';
-import type { VerificationKey } from '../keys/resolve.ts';
+import { fromUtf8 } from '../lib/encoding.ts';
 import { type DecryptionKeys, type DecryptOptions, decryptCompact } from './decrypt.ts';
 import { type EncryptOptions, encryptCompact } from './encrypt.ts';
-import type { DecryptionKey, EncryptionKey } from './keys.ts';
+import type { DecryptionKey, EncryptionKey } from './handles.ts';
 import type { JweHeader } from './parse.ts';
 
 /** Encrypts an already signed JWT (a compact JWS) to `key`, with `cty: "JWT"`. */

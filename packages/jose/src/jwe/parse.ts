@@ -3,9 +3,10 @@
  * decryption makes before any key is touched: the `alg`/`enc` allow-lists, the rules of the
  * key management mode (draft-ietf-jose-hpke-encrypt-20 §5–6), and a closed set of header members.
  */
-import { b64uDecode, fromUtf8 } from '../encoding.ts';
+
 import { AlgorithmNotAllowed, InvalidArgument, JweInvalid, TokenTooLarge } from '../errors.ts';
 import { DEFAULT_MAX_TOKEN_BYTES } from '../jws/parse.ts';
+import { b64uDecode, fromUtf8 } from '../lib/encoding.ts';
 import { isJweAlgorithm, lookupJweAlgorithm } from './algorithms.ts';
 import { isContentEncryption, lookupContentEncryption } from './content.ts';
 import type { ContentEncryptionEntry, JweAlgorithmEntry } from './types.ts';

@@ -1,11 +1,11 @@
 /** Compact JWS (RFC 7515 §7.1) over the registry. */
 import { lookup } from '../algorithms/registry.ts';
 import type { SignOptions } from '../algorithms/types.ts';
-import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
-import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
-import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
+import { PrivateKey, type PublicKey } from '../keys/handles.ts';
 import { signInput } from '../keys/sign.ts';
+import { b64u, b64uDecode, utf8 } from '../lib/encoding.ts';
+import { materialOf } from '../lib/handles.ts';
 import {
   checkAlgorithms,
   checkSize,
@@ -15,6 +15,7 @@ import {
   receivedInput,
   signingInput,
 } from './parse.ts';
+import { candidateKeys, type VerificationKey } from './verification-keys.ts';
 
 export interface CompactSignOptions extends SignOptions {
   /** Extra protected header parameters (`alg` and `kid` come from the key). */

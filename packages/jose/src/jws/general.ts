@@ -5,11 +5,11 @@
  */
 import { lookup } from '../algorithms/registry.ts';
 import type { SignOptions } from '../algorithms/types.ts';
-import { b64u, b64uDecode, utf8 } from '../encoding.ts';
 import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
-import { materialOf, PrivateKey, type PublicKey } from '../keys/handles.ts';
-import { candidateKeys, type VerificationKey } from '../keys/resolve.ts';
+import { PrivateKey, type PublicKey } from '../keys/handles.ts';
 import { signInput } from '../keys/sign.ts';
+import { b64u, b64uDecode, utf8 } from '../lib/encoding.ts';
+import { materialOf } from '../lib/handles.ts';
 import { buildHeader } from './compact.ts';
 import {
   checkAlgorithms,
@@ -19,6 +19,7 @@ import {
   receivedInput,
   signingInput,
 } from './parse.ts';
+import { candidateKeys, type VerificationKey } from './verification-keys.ts';
 
 export interface GeneralJws {
   payload: string;

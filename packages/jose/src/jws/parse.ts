@@ -2,8 +2,8 @@
 
 import { isRegistered } from '../algorithms/registry.ts';
 import type { SigningInput } from '../algorithms/types.ts';
-import { b64u, b64uDecode, fromUtf8, utf8 } from '../encoding.ts';
 import { AlgorithmNotAllowed, InvalidArgument, JwsInvalid, TokenTooLarge } from '../errors.ts';
+import { b64u, b64uDecode, fromUtf8, utf8 } from '../lib/encoding.ts';
 
 /** Tokens above this are rejected before any parsing (overridable per call). */
 export const DEFAULT_MAX_TOKEN_BYTES = 64 * 1024;

@@ -1,11 +1,19 @@
 /** JWK import/export and key generation, dispatched through the registry. */
 import { isRegistered, lookup } from '../algorithms/registry.ts';
-import type { AlgorithmEntry, Jwk } from '../algorithms/types.ts';
+import type { AlgorithmEntry } from '../algorithms/types.ts';
 import { InvalidArgument, JwkInvalid, KeyMismatch } from '../errors.ts';
-import { PrivateKey, PublicKey, privateJwkOf } from './handles.ts';
-import { calculateThumbprint } from './thumbprint.ts';
-
-const PRIVATE_MEMBERS = ['priv', 'd', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+import { privateJwkOf } from '../lib/handles.ts';
+import {
+  asJwk,
+  hasPrivateMember,
+  type Jwk,
+  type JwkKind,
+  type KeyPairJwks,
+  type PrivateJwk,
+  type PublicJwk,
+} from '../lib/jwk.ts';
+import { type KeyHandle, PrivateKey, PublicKey } from './handles.ts';
+import { calculateThumbprint, kidOf } from './thumbprint.ts';
 
 /** The algorithm a JWK is for: its `alg`, or inferred for EC/OKP keys that omit it. */
 function algOf(jwk: Jwk, expected?: string): AlgorithmEntry {
@@ -25,49 +33,44 @@ function algOf(jwk: Jwk, expected?: string): AlgorithmEntry {
   return entry;
 }
 
-function asJwk(input: unknown): Jwk {
-  if (
-    typeof input !== 'object' ||
-    input === null ||
-    Array.isArray(input) ||
-    typeof (input as Jwk).kty !== 'string'
-  ) {
-    throw new JwkInvalid('a JWK must be an object with a string "kty"');
-  }
-  return input as Jwk;
-}
-
 export interface ImportOptions {
   /** Require this algorithm (guards against key-type confusion). */
   alg?: string;
 }
 
-export async function importJWK(input: unknown, opts: ImportOptions = {}): Promise<PublicKey | PrivateKey> {
+/**
+ * The handle `importJWK` gives for a JWK of type `J`: a PrivateKey for a private JWK (`priv` or
+ * `d`, as generateKeyPair and exportJWK type them), a PublicKey for a public one, either one when
+ * the type cannot tell (a `Jwk`, `unknown`): narrow it with `key.type === 'private'`.
+ */
+export type ImportedKey<J> = { public: PublicKey; private: PrivateKey }[JwkKind<J>];
+
+export async function importJWK<J>(input: J, opts: ImportOptions = {}): Promise<ImportedKey<J>> {
   const jwk = asJwk(input);
   const entry = algOf(jwk, opts.alg);
-  const isPrivate = PRIVATE_MEMBERS.some((m) => m in jwk);
-  if (isPrivate) {
-    const { material, publicJwk } = await entry.importPrivate(jwk);
-    const pub = await importPublicJwk(entry, { ...publicJwk, ...(jwk.kid ? { kid: jwk.kid } : {}) });
-    return new PrivateKey(entry, { ...jwk, alg: entry.alg }, material, pub);
-  }
-  return importPublicJwk(entry, jwk);
+  if (!hasPrivateMember(jwk)) return (await importPublicJwk(entry, jwk)) as ImportedKey<J>;
+  const { material, publicJwk } = await entry.importPrivate(jwk);
+  const pub = await importPublicJwk(entry, { ...publicJwk, ...(jwk.kid ? { kid: jwk.kid } : {}) });
+  return new PrivateKey(pub, material, { ...jwk, alg: entry.alg }) as ImportedKey<J>;
 }
 
 async function importPublicJwk(entry: AlgorithmEntry, jwk: Jwk): Promise<PublicKey> {
   const material = await entry.importPublic(jwk);
   const clean: Jwk = { ...jwk, alg: entry.alg };
-  clean.kid = typeof jwk.kid === 'string' && jwk.kid ? jwk.kid : calculateThumbprint(clean);
+  clean.kid = kidOf(clean);
   return new PublicKey(entry, clean, material);
 }
 
 /** The JWK of a handle. For a private key this is the one deliberate way to get its secret out. */
-export function exportJWK(key: PublicKey | PrivateKey): Jwk {
+export function exportJWK(key: PrivateKey): PrivateJwk;
+export function exportJWK(key: PublicKey): PublicJwk;
+export function exportJWK(key: KeyHandle): PrivateJwk | PublicJwk;
+export function exportJWK(key: KeyHandle): PrivateJwk | PublicJwk {
   if (key instanceof PublicKey) return { ...key.jwk };
   if (key instanceof PrivateKey) {
     const jwk = privateJwkOf(key);
     if (!jwk) throw new InvalidArgument(`${key.kid} is a delegated key: its signer holds the secret`);
-    return { ...jwk };
+    return jwk;
   }
   throw new InvalidArgument('exportJWK needs a PublicKey or PrivateKey handle');
 }
@@ -83,11 +86,11 @@ export interface GenerateOptions {
 }
 
 /** A new key pair as JWKs, each with `alg` and `kid` = RFC 7638 thumbprint. */
-export async function generateKeyPair(
-  alg: string,
-  opts: GenerateOptions = {},
-): Promise<{ privateJwk: Jwk; publicJwk: Jwk }> {
+export async function generateKeyPair(alg: string, opts: GenerateOptions = {}): Promise<KeyPairJwks> {
   const { privateJwk, publicJwk } = await lookup(alg).generate(opts);
   const kid = calculateThumbprint(publicJwk);
-  return { privateJwk: { ...privateJwk, kid }, publicJwk: { ...publicJwk, kid } };
+  return {
+    privateJwk: { ...privateJwk, kid } as PrivateJwk,
+    publicJwk: { ...publicJwk, kid } as PublicJwk,
+  };
 }

@@ -8,9 +8,10 @@ import {
   isCompositeSigners,
 } from '../algorithms/delegate.ts';
 import type { SigningInput, SignOptions } from '../algorithms/types.ts';
-import { isBytes } from '../encoding.ts';
 import { InvalidArgument, SignerInvalidSignature, SignerUnsupported } from '../errors.ts';
-import { materialOf, PrivateKey } from './handles.ts';
+import { isBytes } from '../lib/encoding.ts';
+import { materialOf } from '../lib/handles.ts';
+import { PrivateKey } from './handles.ts';
 import { localSigner, NODE_HASH } from './signer.ts';
 
 export async function signInput(

@@ -16,16 +16,17 @@ import {
   type SignRequest,
 } from '../algorithms/delegate.ts';
 import { akpMember, mldsaSign } from '../algorithms/mldsa.ts';
+import type { MlDsaSecretKey } from '../algorithms/mldsa-secret.ts';
 import { keyServesAlg, lookup } from '../algorithms/registry.ts';
 import { type SlhDsaSecret, slhDsaSign } from '../algorithms/slhdsa.ts';
-import type { Jwk } from '../algorithms/types.ts';
 import { MLDSA_PARAMS, RND_BYTES } from '../backends/params.ts';
 import { chooseBackend } from '../backends/select.ts';
-import { b64u, concat } from '../encoding.ts';
 import { InvalidArgument, KeyMismatch, SignerUnsupported } from '../errors.ts';
-import { materialOf, PrivateKey, type PublicKey } from './handles.ts';
+import { b64u, concat } from '../lib/encoding.ts';
+import { materialOf } from '../lib/handles.ts';
+import { type Jwk, PRIVATE_MEMBERS } from '../lib/jwk.ts';
+import { PrivateKey, type PublicKey } from './handles.ts';
 import { importJWK } from './jwk.ts';
-import type { MlDsaSecretKey } from './mldsa-secret.ts';
 
 export interface DelegatedKeyOptions {
   /** The JOSE algorithm; required for a composite, else the signer's (Ed25519 keys may say EdDSA). */
@@ -52,7 +53,7 @@ function checkSigner(s: unknown, what: string): DelegatedSigner {
     d.capabilities === null
   )
     throw new InvalidArgument(`${what} must be a DelegatedSigner { alg, publicJwk, capabilities, sign }`);
-  for (const m of ['priv', 'd', 'p', 'q', 'dp', 'dq', 'qi', 'k'])
+  for (const m of PRIVATE_MEMBERS)
     if (m in d.publicJwk) throw new InvalidArgument(`${what}.publicJwk holds private member "${m}"`);
   return d;
 }
@@ -77,10 +78,10 @@ export async function createDelegatedKey(
       throw new InvalidArgument(`${spec.alg} needs a ${spec.trad.joseAlgs.join('/')} signer, got ${ts.alg}`);
     const m = akpMember({ ...ms.publicJwk, alg: ms.alg }, 'pub', MLDSA_PARAMS[spec.mldsa].publicKey);
     const t = spec.trad.publicBytesOfJwk(ts.publicJwk);
-    pub = (await importJWK(
+    pub = await importJWK(
       { kty: 'AKP', alg: spec.alg, pub: b64u(concat(m, t)), ...(opts.kid ? { kid: opts.kid } : {}) },
       { alg: spec.alg },
-    )) as PublicKey;
+    );
   } else {
     const s = checkSigner(signers, 'signer');
     const alg = opts.alg ?? s.alg;
@@ -97,7 +98,7 @@ export async function createDelegatedKey(
   const origin = localOrigins.get(signers);
   const local = origin && origin.entry === pub.entry ? materialOf(origin) : undefined;
   const material = new DelegatedMaterial(signers, materialOf(pub), opts.verify ?? true, local);
-  return new PrivateKey(pub.entry, undefined, material, pub);
+  return new PrivateKey(pub, material);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** RFC 7638 JWK thumbprints; for AKP (RFC 9964) the required members are alg, kty, pub. */
 import crypto from 'node:crypto';
-import type { Jwk } from '../algorithms/types.ts';
 import { JwkInvalid } from '../errors.ts';
+import type { Jwk } from '../lib/jwk.ts';
 
 const REQUIRED: Record<string, readonly string[]> = {
   AKP: ['alg', 'kty', 'pub'],
@@ -21,3 +21,7 @@ export function calculateThumbprint(jwk: Jwk, digest: 'sha256' | 'sha384' | 'sha
   }
   return crypto.createHash(digest).update(JSON.stringify(canonical)).digest('base64url');
 }
+
+/** The `kid` a key handle gets: the JWK's own non-empty `kid`, else its RFC 7638 thumbprint. */
+export const kidOf = (jwk: Jwk): string =>
+  typeof jwk.kid === 'string' && jwk.kid ? jwk.kid : calculateThumbprint(jwk);

@@ -1,8 +1,8 @@
 /** Finding the key(s) for a JWS header: a single key, or a key set queried by alg/kid. */
 import { keyServesAlg } from '../algorithms/registry.ts';
 import { InvalidArgument, JwksNoMatchingKey, KeyMismatch } from '../errors.ts';
-import type { JoseHeader } from '../jws/parse.ts';
-import { PrivateKey, PublicKey } from './handles.ts';
+import { PrivateKey, PublicKey } from '../keys/handles.ts';
+import type { JoseHeader } from './parse.ts';
 
 /** A key set: given a header, the candidate keys (like jose's JWTVerifyGetKey). */
 export type KeySet = (header: JoseHeader) => Promise<readonly PublicKey[]> | readonly PublicKey[];

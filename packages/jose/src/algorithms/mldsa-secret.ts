@@ -4,15 +4,14 @@
  * as a signature, so everything that signs more than once holds one of these: JOSE keys (their
  * material), the raw API's `mldsa.prepareKey`, @pqid/xmldsig, the IdP.
  */
-import { inspect } from 'node:util';
 import { type MlDsaAlg, SEED_BYTES } from '../backends/params.ts';
 import { countSeedExpansion } from '../backends/stats.ts';
 import type { BackendName, MlDsaBackend } from '../backends/types.ts';
-import { SecretSerialization } from '../errors.ts';
+import { Secret } from '../lib/secret.ts';
 
 const TOKEN = Symbol('MlDsaSecretKey');
 
-export class MlDsaSecretKey {
+export class MlDsaSecretKey extends Secret {
   readonly alg: MlDsaAlg;
   readonly #secret: Uint8Array;
   readonly #prepared = new Map<BackendName, unknown>();
@@ -20,6 +19,7 @@ export class MlDsaSecretKey {
 
   /** Use `MlDsaSecretKey.from` (or `mldsa.prepareKey`). */
   constructor(token: symbol, alg: MlDsaAlg, secret: Uint8Array) {
+    super();
     if (token !== TOKEN) throw new TypeError('use mldsa.prepareKey() to make an MlDsaSecretKey');
     this.alg = alg;
     this.#secret = secret;
@@ -59,15 +59,7 @@ export class MlDsaSecretKey {
     return p;
   }
 
-  toJSON(): never {
-    throw new SecretSerialization('refusing to serialize an ML-DSA secret key');
-  }
-
   toString(): string {
     return `[MlDsaSecretKey ${this.alg}]`;
-  }
-
-  [inspect.custom](): string {
-    return this.toString();
   }
 }
