@@ -47,6 +47,8 @@ export interface Attribute {
   required?: true;
   /** Used when the member is absent. */
   default?(ctx: DefaultContext): unknown;
+  /** The default as docs/CLIENTS.md shows it, when it depends on the configuration. */
+  shown?: string;
   /** Kept (and defaulted) only alongside this member. */
   when?: string;
   /** What the value means (checks.ts); returns the value as stored. */
@@ -121,8 +123,9 @@ export const CLIENT_ATTRIBUTES = {
     store: 'always',
     required: true,
     default: (ctx: DefaultContext) => ctx.defaultAlg,
+    shown: "the server's `defaultSigningAlg`",
     check: hotPathAlg,
-    doc: "the ID tokens' algorithm (default: the server's defaultSigningAlg)",
+    doc: "the ID tokens' algorithm",
   },
   require_pkce: {
     type: flag,
