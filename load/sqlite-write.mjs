@@ -30,7 +30,7 @@ CREATE INDEX records_grant ON records (grant_id) WHERE grant_id IS NOT NULL;
 CREATE INDEX records_uid ON records (model, uid) WHERE uid IS NOT NULL;
 ${expiryIndex ? 'CREATE INDEX records_expiry ON records (expires_at) WHERE expires_at IS NOT NULL;' : ''}
 CREATE TABLE revoked_grants (grant_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);`;
-// The statement of idp/src/storage/sqlite.ts.
+// The upsert statement of idp/src/storage/sqlite-adapter.ts.
 const UPSERT = `INSERT INTO records (model, id, payload, grant_id, uid, consumed_at, expires_at)
  SELECT ?, ?, ?, ?, ?, NULL, ? WHERE NOT EXISTS (SELECT 1 FROM revoked_grants WHERE grant_id = ?4 AND expires_at > ?)
  ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,

@@ -1,10 +1,11 @@
 /** End users: stored under a random `sub`, found by username (the adapter's uid). */
 import { hashSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
 import type { Adapter } from '../storage/adapter.ts';
+import { type Model, typed } from '../storage/model.ts';
 
 export interface Account {
-  [member: string]: unknown;
   sub: string;
+  /** The username: the adapter's secondary key. */
   uid: string;
   passwordHash: string;
   name?: string;
@@ -13,9 +14,9 @@ export interface Account {
 }
 
 export class Accounts {
-  readonly #store: Adapter;
+  readonly #store: Model<Account>;
   constructor(store: Adapter) {
-    this.#store = store;
+    this.#store = typed<Account>(store);
   }
 
   async create(input: {
@@ -39,11 +40,11 @@ export class Accounts {
   }
 
   async find(sub: string): Promise<Account | undefined> {
-    return (await this.#store.find(sub)) as Account | undefined;
+    return this.#store.find(sub);
   }
 
   async findByUsername(username: string): Promise<Account | undefined> {
-    return (await this.#store.findByUid(username)) as Account | undefined;
+    return this.#store.findByUid(username);
   }
 
   /** The account if the password is right; the same work and the same answer otherwise. */

@@ -84,3 +84,42 @@ export function stderrAuditSink(
   return (e) =>
     write(`${JSON.stringify({ level: 30, time: Date.now(), audit: 'keys', ...e, msg: auditMessage(e) })}\n`);
 }
+
+/** Audit events kept while nothing listens yet (start-up, before the logger exists). */
+const AUDIT_BUFFER = 1000;
+
+/** Where a key manager's audit lines go: its sink, or a bounded buffer until one is attached. */
+export class AuditTrail {
+  readonly #actor: AuditActor['actor'];
+  #sink: KeyAuditSink | undefined;
+  readonly #buffer: Array<KeyAuditEvent & AuditActor> = [];
+
+  constructor(kind: AuditActor['actor'], sink?: KeyAuditSink) {
+    this.#actor = kind;
+    this.#sink = sink;
+  }
+
+  /** Send lines to `sink`, starting with those recorded before it was attached. */
+  to(sink: KeyAuditSink): void {
+    this.#sink = sink;
+    for (const e of this.#buffer.splice(0)) sink(e);
+  }
+
+  emit(event: KeyAuditEvent): void {
+    const line = { ...event, ...actor(this.#actor) };
+    if (this.#sink) this.#sink(line);
+    else if (this.#buffer.length < AUDIT_BUFFER) this.#buffer.push(line);
+  }
+
+  /** An operation refused: which, why, and the key it was about. */
+  refuse(refused: string, reason: string, rec?: { kid: string; alg?: string; set?: string }): void {
+    this.emit({
+      op: 'key.refused',
+      refused,
+      reason,
+      ...(rec
+        ? { kid: rec.kid, ...(rec.alg ? { alg: rec.alg } : {}), ...(rec.set ? { set: rec.set } : {}) }
+        : {}),
+    });
+  }
+}

@@ -1,94 +1,59 @@
 /**
- * Signing keys, stored type-agnostic (public JWK + metadata + where the private half is), so a
- * new algorithm needs no code here. Every key signs through the signer interface of
- * `@pqid/jose` (custody.ts): a key sealed under the KEK is opened once and signed in-process; a
- * key in a KMS or HSM is signed there. Either way the rest of the IdP holds a `PrivateKey`
- * handle and never key material.
+ * The IdP's keys, behind one object: what routes, the server and the CLI call. It holds no logic
+ * of its own; each responsibility is a module of this folder:
  *
- * Every key belongs to one key set (policy/key-sets.ts: oidc, saml, root), which decides where it is
- * published and whether a rotation by algorithm touches it; keys compete for "active" only within
- * their set and algorithm. Rotation and retirement are derived from timestamps (lifecycle.ts);
- * placement (which alg signs which OIDC object) from configuration (placement.ts). The store is
- * the single source of truth: `load()` re-reads it, so a rotation made by the CLI reaches a
- * running server. Operator actions (rotate, remove, import, rekey) hold one lock across every
- * instance sharing the store, and each leaves an audit line (audit.ts).
+ *   loading.ts      reading the store, migrating records written before key sets
+ *   key-ring.ts     the records this process knows and their live states (lifecycle.ts)
+ *   provision.ts    first keys, made on demand once per (set, algorithm)
+ *   rotate.ts · remove.ts · new-keys.ts   rotation, removal and purge, keys made or imported
+ *   operations.ts   the locks that serialise those across instances sharing the store
+ *   selection.ts    which key signs what (placement.ts: the configured choice)
+ *   publication.ts  /jwks, one set's public keys, listings
+ *   signing-keys.ts custody of signing keys: sealed under the KEK or in a KMS/HSM (custody.ts)
+ *   rekey.ts        re-sealing under a new KEK
+ *   audit.ts        the audit trail of every operation
+ *
+ * Every key belongs to one key set (policy/key-sets.ts; sets.ts says what follows from it). The
+ * store is the single source of truth: `load()` re-reads it, so a rotation made by the CLI
+ * reaches a running server.
  */
-import {
-  algorithms,
-  createDelegatedKey,
-  exportJWK,
-  type Jwk,
-  type PrivateKey,
-  signCompact,
-} from '@pqid/jose';
-import { type Kek, kekId, reseal, type Sealed, sealedUnderCurrent } from '../crypto/kek.ts';
-import { IdpError } from '../errors/index.ts';
-import { HOT_SETS, isKeySet, KEY_SETS, type KeySet, recordId } from '../policy/key-sets.ts';
+import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
+import type { Kek, Sealed } from '../crypto/kek.ts';
+import { InternalError } from '../errors/index.ts';
+import { KEY_SETS, type KeySet } from '../policy/key-sets.ts';
 import type { Adapter } from '../storage/adapter.ts';
-import { type LockOptions, withLock } from '../storage/lock.ts';
-import { actor, type KeyAuditEvent, type KeyAuditSink } from './audit.ts';
-import {
-  CustodyError,
-  ExternalCustody,
-  type ExternalKeyProvider,
-  type ExternalRef,
-  type KeyCustody,
-  openExternal,
-  SealedCustody,
-} from './custody.ts';
-import { type KeyState, type KeyStatus, keyStates } from './lifecycle.ts';
-import { defaultColdAlg, fixedAlgs, type Placement, resolveAlg, type SigningPurpose } from './placement.ts';
+import type { LockOptions } from '../storage/lock.ts';
+import { typed } from '../storage/model.ts';
+import { AuditTrail, type KeyAuditSink } from './audit.ts';
+import type { ExternalKeyProvider, ExternalRef } from './custody.ts';
+import { checkKeySet } from './errors.ts';
+import { idOf, KeyRing } from './key-ring.ts';
+import { type LegacySets, migrateLegacy, withSets } from './loading.ts';
+import { importKey } from './new-keys.ts';
+import { type Custodian, KeyLocks, type KeyOps } from './operations.ts';
+import { fixedAlgs, type Placement, type SigningPurpose } from './placement.ts';
+import { FirstKeys } from './provision.ts';
+import * as publication from './publication.ts';
+import { custodyLabel, type KeyInfo, type PersistedKeyRecord } from './record.ts';
+import { type RekeyResult, rekeyStore } from './rekey.ts';
+import { purgeExpired, removeKey } from './remove.ts';
+import { type RotateOptions, rotate } from './rotate.ts';
+import { coldAlg, signingTarget } from './selection.ts';
+import { type KeyUse, type Retention, SET_RULES } from './sets.ts';
+import { checkSigningAlg, SigningKeys } from './signing-keys.ts';
 
 export type { KeySet } from '../policy/key-sets.ts';
+export {
+  KeyActive,
+  RotationPending,
+  UnknownKey,
+  UnknownKeySet,
+  UnknownSigningAlgorithm,
+} from './errors.ts';
 export type { KeyStatus } from './lifecycle.ts';
 export type { Placement, SigningPurpose } from './placement.ts';
-
-export interface KeyRecord {
-  [member: string]: unknown;
-  kid: string;
-  alg: string;
-  /**
-   * What the key is for (key-sets.ts). Records written before key sets have none; `load()`
-   * migrates them (see `legacySets`).
-   */
-  set: KeySet;
-  kty: string;
-  use: 'sig';
-  /** The state when written (informative); the live state is computed from the times. */
-  status: KeyStatus;
-  createdAt: number;
-  /** Epoch seconds from which it signs; absent on older records (= createdAt). */
-  activateAt?: number;
-  /** Creation order, breaking ties between keys activated in the same second. */
-  serial?: number;
-  publicJwk: Jwk;
-  /** Sealed custody: the private JWK sealed under the KEK. */
-  privateJwk?: Sealed;
-  /** External custody: where the key is in a KMS/HSM. */
-  external?: ExternalRef;
-}
-
-export interface KeyInfo extends KeyState {
-  kty: string;
-  createdAt: number;
-  /** `sealed:<KEK id>` (which KEK sealed it) or `external:<signer>`. */
-  custody: string;
-  /** The public JWK (what a relying party pins, e.g. the root's for the signed JWKS). */
-  publicJwk: Jwk;
-}
-
-export interface RekeyResult {
-  /** Records re-sealed under the current KEK now. */
-  resealed: number;
-  /** Records already sealed under it. */
-  current: number;
-  /** Records of external keys (nothing to re-seal). */
-  external: number;
-  /** KEK ids the re-sealed records were sealed under (absent id: `unknown`). */
-  from: string[];
-  /** The current KEK's id. */
-  to: string;
-}
+export type { KeyInfo, KeyRecord } from './record.ts';
+export type { RekeyResult } from './rekey.ts';
 
 export interface KeyManagerOptions {
   placement?: Placement;
@@ -98,7 +63,7 @@ export interface KeyManagerOptions {
    * How long a retired key stays published, in seconds: `tokens` is the longest lifetime of a
    * token (ID, access, userinfo); `cold` that of cold-path objects (the root set).
    */
-  retention?: { tokens: number; cold: number };
+  retention?: Retention;
   /** Seconds between `rotate()` and the new key's first signature (JWKS caches refresh meanwhile). */
   prepublish?: number;
   /** Clock in epoch seconds (tests). */
@@ -118,7 +83,7 @@ export interface KeyManagerOptions {
    * signed for every protocol that used its algorithm, so it stays in each (as one record per
    * set) until rotated there. Default: oidc only.
    */
-  legacySets?: (alg: string) => readonly KeySet[];
+  legacySets?: LegacySets;
   /** External key providers (KMS/HSM) by name (config `keys.signers`). */
   providers?: ReadonlyMap<string, ExternalKeyProvider>;
   /** Where each set's new keys are made: `sealed` (default) or a provider's name. */
@@ -131,37 +96,6 @@ export interface KeyManagerOptions {
   actor?: 'server' | 'cli';
 }
 
-export class UnknownSigningAlgorithm extends IdpError<'ERR_ALG_UNAVAILABLE'> {
-  constructor(message: string) {
-    super('ERR_ALG_UNAVAILABLE', message);
-  }
-}
-
-export class RotationPending extends IdpError<'ERR_ROTATION_PENDING'> {
-  constructor(message: string) {
-    super('ERR_ROTATION_PENDING', message);
-  }
-}
-
-export class UnknownKeySet extends IdpError<'ERR_KEY_SET_UNKNOWN'> {
-  constructor(message: string) {
-    super('ERR_KEY_SET_UNKNOWN', message);
-  }
-}
-
-export class UnknownKey extends IdpError<'ERR_KEY_UNKNOWN'> {
-  constructor(message: string) {
-    super('ERR_KEY_UNKNOWN', message);
-  }
-}
-
-/** `pqid keys remove` of a key that signs now: rotate first. */
-export class KeyActive extends IdpError<'ERR_KEY_ACTIVE'> {
-  constructor(message: string) {
-    super('ERR_KEY_ACTIVE', message);
-  }
-}
-
 const DEFAULT_PLACEMENT: Placement = {
   idToken: 'client',
   accessToken: 'client',
@@ -169,54 +103,43 @@ const DEFAULT_PLACEMENT: Placement = {
   cold: 'auto',
 };
 
-/** The one lock every operator action takes (rotate, remove, import, rekey). */
-const LIFECYCLE_LOCK = 'keys:lifecycle';
-/** Audit events kept while nothing listens yet (start-up, before the logger exists). */
-const AUDIT_BUFFER = 1000;
-
 export class KeyManager {
-  readonly #store: Adapter;
-  readonly #sealed: SealedCustody;
-  readonly #providers: ReadonlyMap<string, ExternalKeyProvider>;
-  readonly #custody: Partial<Record<KeySet, string>>;
+  readonly #ring: KeyRing;
+  readonly #signing: SigningKeys;
+  readonly #audit: AuditTrail;
+  readonly #ops: KeyOps;
+  readonly #locks: KeyLocks;
+  readonly #firstKeys: FirstKeys;
   readonly #placement: Placement;
   readonly #defaultAlg: string;
-  readonly #retention: { tokens: number; cold: number };
-  readonly #prepublish: number;
-  readonly #now: () => number;
-  readonly #locks: Adapter | undefined;
-  readonly #lockOptions: LockOptions;
   readonly #publishRoot: boolean;
-  readonly #legacySets: (alg: string) => readonly KeySet[];
+  readonly #legacySets: LegacySets;
   readonly #reloadKek: (() => Kek) | undefined;
-  readonly #actor: 'server' | 'cli';
-  #audit: KeyAuditSink | undefined;
-  readonly #auditBuffer: Array<Parameters<KeyAuditSink>[0]> = [];
-  /** Signing handles by kid (delegated over the key's signers), opened on first need. */
-  readonly #handles = new Map<string, Promise<PrivateKey>>();
-  /** One generation per (set, algorithm) even when many requests race for it. */
-  readonly #pending = new Map<string, Promise<PrivateKey>>();
-  #records: KeyRecord[] = [];
-  /** Kids this manager generated (not loaded). */
-  readonly #generatedHere = new Set<string>();
 
   constructor(store: Adapter, kek: Kek, opts: KeyManagerOptions = {}) {
-    this.#store = store;
-    this.#sealed = new SealedCustody(kek);
-    this.#providers = opts.providers ?? new Map();
-    this.#custody = opts.custody ?? {};
+    const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+    this.#ring = new KeyRing(
+      typed<PersistedKeyRecord>(store),
+      now,
+      opts.retention ?? { tokens: 3600, cold: 3600 },
+    );
+    this.#signing = new SigningKeys(kek, { providers: opts.providers, custody: opts.custody });
+    this.#audit = new AuditTrail(opts.actor ?? 'server', opts.audit);
+    // One custodian per key use (sets.ts): the lifecycle, publication and audit serve every set.
+    const custodians: Record<KeyUse, Custodian> = { sig: this.#signing };
+    this.#ops = {
+      ring: this.#ring,
+      audit: this.#audit,
+      custodian: (set) => custodians[SET_RULES[set].use],
+      prepublish: opts.prepublish ?? 3600,
+    };
+    this.#locks = new KeyLocks(opts.locks, opts.lockOptions ?? {}, () => this.loadPublic());
+    this.#firstKeys = new FirstKeys(this.#ops, this.#locks);
     this.#placement = opts.placement ?? DEFAULT_PLACEMENT;
     this.#defaultAlg = opts.defaultAlg ?? 'ML-DSA-65';
-    this.#retention = opts.retention ?? { tokens: 3600, cold: 3600 };
-    this.#prepublish = opts.prepublish ?? 3600;
-    this.#now = opts.now ?? (() => Math.floor(Date.now() / 1000));
-    this.#locks = opts.locks;
-    this.#lockOptions = opts.lockOptions ?? {};
     this.#publishRoot = opts.publishRoot ?? false;
     this.#legacySets = opts.legacySets ?? (() => ['oidc']);
     this.#reloadKek = opts.reloadKek;
-    this.#actor = opts.actor ?? 'server';
-    this.#audit = opts.audit;
   }
 
   get placement(): Readonly<Placement> {
@@ -225,123 +148,42 @@ export class KeyManager {
 
   /** The KEK that seals new keys and `rekey` re-seals under (its id is safe to show). */
   get kekId(): string {
-    return kekId(this.#sealed.kek.key);
+    return this.#signing.kekId;
   }
 
   /** Send audit lines to `sink`, starting with those recorded before it was attached. */
   auditTo(sink: KeyAuditSink): void {
-    this.#audit = sink;
-    for (const e of this.#auditBuffer.splice(0)) sink(e);
+    this.#audit.to(sink);
   }
 
-  #emit(event: KeyAuditEvent): void {
-    const line = { ...event, ...actor(this.#actor) };
-    if (this.#audit) this.#audit(line);
-    else if (this.#auditBuffer.length < AUDIT_BUFFER) this.#auditBuffer.push(line);
+  /** Describes a record's custody without opening it (listings, audit lines). */
+  static custodyLabel(rec: { privateJwk?: Sealed; external?: ExternalRef }): string {
+    return custodyLabel(rec);
   }
 
-  /** How long a retired key stays: the cold lifetime for the root set, the token lifetime else. */
-  #retentionOf = (_alg: string, set: string): number =>
-    set === 'root' ? Math.max(this.#retention.tokens, this.#retention.cold) : this.#retention.tokens;
-
-  /** The last #states() answer: every token asks, and it changes only with the second or the records. */
-  #statesMemo:
-    | { records: KeyRecord[]; length: number; now: number; states: Map<string, KeyState> }
-    | undefined;
-
-  #states(): Map<string, KeyState> {
-    const now = this.#now();
-    const m = this.#statesMemo;
-    // Records are replaced (a new array) or appended to, never edited in place.
-    if (m && m.records === this.#records && m.length === this.#records.length && m.now === now)
-      return m.states;
-    const states = keyStates(this.#records, now, this.#retentionOf);
-    this.#statesMemo = { records: this.#records, length: this.#records.length, now, states };
-    return states;
-  }
+  // ---- loading --------------------------------------------------------------------------------
 
   /**
-   * (Re)load stored keys, drop keys past their removal time, and open the ones that sign or
-   * will sign (so a wrong KEK or an unreachable KMS fails at start, not at first login).
+   * (Re)load stored keys, migrate legacy records, drop keys past their removal time, and open the
+   * ones that sign or will sign (so a wrong KEK or an unreachable KMS fails at start, not at
+   * first login).
    */
   async load(): Promise<void> {
-    if (this.#reloadKek) this.#sealed.kek = this.#reloadKek();
-    const rows = await this.#store.list();
-    await this.#migrateLegacy(rows);
-    this.#records = this.#withSets(rows);
+    if (this.#reloadKek) this.#signing.kek = this.#reloadKek();
+    const rows = await this.#ring.store.list();
+    await migrateLegacy(this.#ring.store, rows, this.#legacySets, this.#audit);
+    this.#ring.replace(withSets(rows, this.#legacySets));
     await this.purge();
-    const states = this.#states();
-    const live = new Set(this.#records.map((r) => r.kid));
-    for (const kid of this.#handles.keys()) if (!live.has(kid)) this.#handles.delete(kid);
-    for (const rec of this.#records) {
-      if (states.get(recordId(rec.set, rec.kid))?.status !== 'retired') await this.#handle(rec);
-    }
+    const live = new Set(this.#ring.records.map((r) => r.kid));
+    for (const use of new Set(KEY_SETS.map((set) => this.#ops.custodian(set)))) use.retain(live);
+    const states = this.#ring.states();
+    for (const rec of this.#ring.records)
+      if (this.#ring.stateOf(rec, states)?.status !== 'retired') await this.#ops.custodian(rec.set).open(rec);
   }
 
   /** Only the metadata, no decryption and no writes (CLI `keys list` without the KEK). */
   async loadPublic(): Promise<void> {
-    this.#records = this.#withSets(await this.#store.list());
-  }
-
-  /**
-   * The records as key-set records: a legacy one (no `set`) is read as it will be migrated, one
-   * record per set from `legacySets`, so a read-only listing shows what `load()` writes.
-   */
-  #withSets(rows: Array<{ id: string; payload: unknown }>): KeyRecord[] {
-    const out: KeyRecord[] = [];
-    const seen = new Set<string>();
-    for (const { payload } of rows) {
-      const rec = payload as KeyRecord;
-      const sets = isKeySet(rec.set) ? [rec.set] : this.#legacySets(rec.alg);
-      for (const set of sets) {
-        const id = recordId(set, rec.kid);
-        if (seen.has(id)) continue; // already migrated: the set's own record wins
-        seen.add(id);
-        out.push({ ...rec, set });
-      }
-    }
-    // Migrated copies first in the list would shadow nothing, but keep a stable order anyway.
-    return out.sort(
-      (a, b) => KEY_SETS.indexOf(a.set) - KEY_SETS.indexOf(b.set) || (a.serial ?? 0) - (b.serial ?? 0),
-    );
-  }
-
-  /**
-   * Rewrite records written before key sets: one record per set the key served (the copies
-   * first, then the original in place, marked oidc), so a crash midway leaves a legacy record
-   * that the next load migrates again. Idempotent; concurrent instances write identical records.
-   * The sealed private key is copied as is (its AAD is the kid, not the record id).
-   */
-  async #migrateLegacy(rows: Array<{ id: string; payload: unknown }>): Promise<void> {
-    for (const { id, payload } of rows) {
-      const rec = payload as KeyRecord;
-      if (isKeySet(rec.set)) continue;
-      const sets = this.#legacySets(rec.alg);
-      for (const set of sets)
-        if (recordId(set, rec.kid) !== id) await this.#store.upsert(recordId(set, rec.kid), { ...rec, set });
-      if (sets.includes('oidc')) await this.#store.upsert(id, { ...rec, set: 'oidc' });
-      else await this.#store.destroy(id);
-      this.#emit({ op: 'key.migrate', kid: rec.kid, alg: rec.alg, sets: [...sets] });
-    }
-  }
-
-  /** Delete retired keys whose tokens have all expired; returns their kids. */
-  async purge(): Promise<string[]> {
-    const now = this.#now();
-    const states = this.#states();
-    const gone = this.#records.filter((r) => {
-      const removeAt = states.get(recordId(r.set, r.kid))?.removeAt;
-      return removeAt !== undefined && removeAt <= now;
-    });
-    for (const r of gone) {
-      await this.#store.destroy(recordId(r.set, r.kid));
-      this.#emit({ op: 'key.purge', kid: r.kid, alg: r.alg, set: r.set, status: 'retired' });
-      // The same key may live on in another set (a migrated legacy key).
-      if (!this.#records.some((o) => o !== r && o.kid === r.kid && !gone.includes(o)))
-        this.#handles.delete(r.kid);
-    }
-    this.#records = this.#records.filter((r) => !gone.includes(r));
-    return gone.map((r) => r.kid);
+    this.#ring.replace(withSets(await this.#ring.store.list(), this.#legacySets));
   }
 
   /** Re-read the store every `seconds` (a rotation by the CLI); returns the stop function. */
@@ -351,59 +193,34 @@ export class KeyManager {
     return () => clearInterval(timer);
   }
 
-  #custodyOf(rec: KeyRecord): KeyCustody {
-    if (!rec.external) return this.#sealed;
-    return new ExternalCustody('external', this.#providers);
+  // ---- which key signs what -------------------------------------------------------------------
+
+  /**
+   * The active private key of an algorithm in a key set (OIDC token signing unless told),
+   * generated and stored on first use.
+   */
+  async signingKey(alg: string, set: KeySet = 'oidc'): Promise<PrivateKey> {
+    checkKeySet(set, false);
+    return this.#signing.open(await this.#firstKeys.active(alg, set));
   }
 
-  /** Where new keys of `set` are made (config `keys.custody`). */
-  #custodyFor(set: KeySet): KeyCustody {
-    const name = this.#custody[set] ?? 'sealed';
-    if (name === 'sealed') return this.#sealed;
-    return new ExternalCustody(name, this.#providers);
-  }
-
-  /** Describes a record's custody without opening it (listings, audit lines). */
-  static custodyLabel(rec: { privateJwk?: Sealed; external?: ExternalRef }): string {
-    if (rec.external)
-      return `external:${'signer' in rec.external ? rec.external.signer : `${rec.external.mldsa.signer}+${rec.external.traditional.signer}`}`;
-    return rec.privateJwk?.kek ? `sealed:${rec.privateJwk.kek}` : 'sealed';
-  }
-
-  #handle(rec: KeyRecord): Promise<PrivateKey> {
-    let h = this.#handles.get(rec.kid);
-    if (!h) {
-      h = (async () => {
-        const custody = this.#custodyOf(rec);
-        const signers = await custody.signers(rec);
-        // A local signer's answers need no re-verification; an external one's always get it.
-        return createDelegatedKey(signers, { alg: rec.alg, kid: rec.kid, verify: !custody.local });
-      })();
-      this.#handles.set(rec.kid, h);
-      h.catch(() => this.#handles.delete(rec.kid));
-    }
-    return h;
-  }
-
-  #stateOf(rec: KeyRecord, states = this.#states()): KeyState | undefined {
-    return states.get(recordId(rec.set, rec.kid));
-  }
-
-  #activeRecord(alg: string, set: KeySet): KeyRecord | undefined {
-    const states = this.#states();
-    return this.#records.find(
-      (r) => r.set === set && r.alg === alg && this.#stateOf(r, states)?.status === 'active',
-    );
+  /**
+   * The key that signs `purpose`: an OIDC key for tokens (`alg` is the client's registered
+   * algorithm; placement may override it with a fixed one), the root for `cold`.
+   */
+  async signerFor(purpose: SigningPurpose, alg?: string): Promise<PrivateKey> {
+    const target = signingTarget(this.#ring, this.#placement, this.#defaultAlg, { purpose, alg });
+    return this.signingKey(target.alg, target.set);
   }
 
   /** Make sure each algorithm has an active key in `set`; returns the kids created now. */
   async ensure(algs: Iterable<string>, set: KeySet = 'oidc'): Promise<string[]> {
     const created: string[] = [];
     for (const alg of new Set(algs)) {
-      if (this.#activeRecord(alg, set)) continue;
+      if (this.#ring.find(set, alg, 'active')) continue;
       const key = await this.signingKey(alg, set);
-      // Another instance may have made it (see #generateFirst): only ours count as created.
-      if (this.#generatedHere.has(key.kid)) created.push(key.kid);
+      // Another instance may have made it (operations.ts `firstKey`): only ours count as created.
+      if (this.#firstKeys.madeHere(key.kid)) created.push(key.kid);
     }
     return created;
   }
@@ -413,333 +230,54 @@ export class KeyManager {
     return fixedAlgs(this.#placement);
   }
 
-  /**
-   * The cold-path root's algorithm (`keys.placement.cold`). `auto`: the algorithm of the newest
-   * active root key, so an existing root stays what it is; for a store without one, SLH-DSA
-   * (placement.ts, `defaultColdAlg`).
-   */
+  /** The cold-path root's algorithm (selection.ts). */
   coldAlg(): string {
-    if (this.#placement.cold !== 'auto') return this.#placement.cold;
-    const states = this.#states();
-    const roots = this.#records
-      .filter((r) => r.set === 'root' && this.#stateOf(r, states)?.status === 'active')
-      .sort((a, b) => (b.activateAt ?? b.createdAt) - (a.activateAt ?? a.createdAt));
-    return roots[0]?.alg ?? defaultColdAlg();
+    return coldAlg(this.#ring, this.#placement);
   }
+
+  // ---- operator actions (one lock across instances) -------------------------------------------
 
   /**
-   * The active private key of an algorithm in a key set (OIDC token signing unless told),
-   * generated and stored on first use.
+   * Start a rotation (rotate.ts): with `set`, that set only; without, the hot sets. With `alg`,
+   * that algorithm; without, every algorithm with an active key there.
    */
-  async signingKey(alg: string, set: KeySet = 'oidc'): Promise<PrivateKey> {
-    if (!isKeySet(set)) throw new UnknownKeySet(`unknown key set ${JSON.stringify(set)}`);
-    const rec = this.#activeRecord(alg, set);
-    if (rec) return this.#handle(rec);
-    const job = `${set}\0${alg}`;
-    let pending = this.#pending.get(job);
-    if (!pending) {
-      pending = this.#generateFirst(alg, set).finally(() => this.#pending.delete(job));
-      this.#pending.set(job, pending);
-    }
-    return pending;
-  }
-
-  /**
-   * No active key of `alg` here: take one another instance made meanwhile, else make it. With a
-   * shared store, under a lock and after a re-read, so instances starting together on an empty
-   * database (or meeting a new algorithm together) end up with one key, not one each.
-   */
-  async #generateFirst(alg: string, set: KeySet): Promise<PrivateKey> {
-    if (!this.#locks) return this.#generate(alg, set, this.#now());
-    // OIDC keeps the lock name it always had (instances of the previous version agree with it).
-    return withLock(
-      this.#locks,
-      `signing-key:${recordId(set, alg)}`,
-      async () => {
-        await this.loadPublic();
-        const rec = this.#activeRecord(alg, set);
-        if (rec) return this.#handle(rec);
-        return this.#generate(alg, set, this.#now());
-      },
-      this.#lockOptions,
-    );
-  }
-
-  /**
-   * The key that signs `purpose`: an OIDC key for tokens (`alg` is the client's registered
-   * algorithm; placement may override it with a fixed one), the root for `cold`.
-   */
-  async signerFor(purpose: SigningPurpose, alg?: string): Promise<PrivateKey> {
-    if (purpose === 'cold') return this.signingKey(this.coldAlg(), 'root');
-    return this.signingKey(resolveAlg(this.#placement, purpose, alg, this.#defaultAlg), 'oidc');
-  }
-
-  /**
-   * An operator action: under the lifecycle lock when the store is shared, after re-reading it,
-   * so two instances (or two CLI runs) never decide on the same stale view.
-   */
-  async #operation<T>(fn: () => Promise<T>): Promise<T> {
-    const run = async () => {
-      await this.loadPublic();
-      return fn();
-    };
-    return this.#locks ? withLock(this.#locks, LIFECYCLE_LOCK, run, this.#lockOptions) : run();
-  }
-
-  #refuse(refused: string, reason: string, rec?: { kid: string; alg?: string; set?: string }): void {
-    this.#emit({
-      op: 'key.refused',
-      refused,
-      reason,
-      ...(rec
-        ? { kid: rec.kid, ...(rec.alg ? { alg: rec.alg } : {}), ...(rec.set ? { set: rec.set } : {}) }
-        : {}),
+  async rotate(alg?: string, opts: RotateOptions = {}): Promise<KeyInfo[]> {
+    if (opts.set !== undefined) checkKeySet(opts.set, true);
+    return this.#locks.operation(async () => {
+      const touched = new Set(await rotate(this.#ops, alg, opts));
+      return this.list().filter((k) => touched.has(idOf(k)));
     });
   }
 
-  /**
-   * Start a rotation: a new key, published now, signing from `now + prepublish` (or at once with
-   * `immediate`, e.g. after a compromise). The current key retires when the new one activates.
-   * Two instances rotating the same algorithm at once produce one next key: the second sees the
-   * first's and gets RotationPending.
-   *
-   * Which keys: with `set`, that set only; without, the hot sets (oidc, saml) — the root is
-   * rotated only when asked for by name. With `alg`, that algorithm in each of those sets that
-   * has a key of it (the oidc set when none has: a first key); without, every algorithm with an
-   * active key there.
-   */
-  async rotate(alg?: string, opts: { immediate?: boolean; set?: KeySet } = {}): Promise<KeyInfo[]> {
-    if (opts.set !== undefined && !isKeySet(opts.set))
-      throw new UnknownKeySet(`unknown key set ${JSON.stringify(opts.set)}; one of ${KEY_SETS.join(', ')}`);
-    return this.#operation(async () => {
-      const states = this.#states();
-      const sets = opts.set ? [opts.set] : HOT_SETS;
-      const jobs: Array<[KeySet, string]> = [];
-      for (const set of sets) {
-        const inSet = this.#records.filter((r) => r.set === set);
-        const algs =
-          alg !== undefined
-            ? inSet.some((r) => r.alg === alg)
-              ? [alg]
-              : []
-            : [
-                ...new Set(
-                  inSet.filter((r) => this.#stateOf(r, states)?.status === 'active').map((r) => r.alg),
-                ),
-              ];
-        for (const a of algs) jobs.push([set, a]);
-      }
-      if (alg !== undefined && jobs.length === 0) jobs.push([opts.set ?? 'oidc', alg]);
-      // Refuse before changing anything: a rotation that stops halfway helps nobody.
-      const pendingOf = (set: KeySet, a: string) =>
-        this.#records.find(
-          (r) => r.set === set && r.alg === a && this.#stateOf(r, states)?.status === 'next',
-        );
-      if (!opts.immediate) {
-        for (const [set, a] of jobs) {
-          const pending = pendingOf(set, a);
-          if (!pending) continue;
-          const reason = `${a} (${set}): key ${pending.kid} is already published and activates at ${new Date((pending.activateAt ?? 0) * 1000).toISOString()}; use --now to activate it at once`;
-          this.#refuse('rotate', reason, pending);
-          throw new RotationPending(reason);
-        }
-      }
-      const now = this.#now();
-      const touched: string[] = [];
-      for (const [set, a] of jobs) {
-        const pending = pendingOf(set, a);
-        if (pending) {
-          const rec: KeyRecord = { ...pending, activateAt: now, status: 'active' };
-          const id = recordId(set, rec.kid);
-          await this.#store.upsert(id, rec);
-          this.#records = this.#records.map((r) => (recordId(r.set, r.kid) === id ? rec : r));
-          this.#emit({ op: 'key.activate', kid: rec.kid, alg: a, set, status: 'active', activateAt: now });
-          touched.push(id);
-          continue;
-        }
-        // Nothing to roll over from: a first key signs at once (nobody can hold an older one).
-        const activateAt = opts.immediate || !this.#activeRecord(a, set) ? now : now + this.#prepublish;
-        touched.push(recordId(set, (await this.#generate(a, set, activateAt)).kid));
-      }
-      return this.list().filter((k) => touched.includes(recordId(k.set, k.kid)));
-    });
-  }
-
-  async #generate(alg: string, set: KeySet, activateAt: number): Promise<PrivateKey> {
-    if (!algorithms().includes(alg))
-      throw new UnknownSigningAlgorithm(`signing algorithm ${alg} is not available here`);
-    const custody = this.#custodyFor(set);
-    const made = await custody.create(alg);
-    const { publicJwk } = made;
-    const kid = String(publicJwk.kid);
-    const record = this.#newRecord(alg, set, publicJwk, activateAt, {
-      ...(made.privateJwk ? { privateJwk: made.privateJwk } : {}),
-      ...(made.external ? { external: made.external } : {}),
-    });
-    await this.#store.upsert(recordId(set, kid), record);
-    const handle = await createDelegatedKey(made.signers, { alg, kid, verify: !custody.local });
-    this.#records.push(record);
-    this.#generatedHere.add(kid);
-    this.#handles.set(kid, Promise.resolve(handle));
-    this.#emit({
-      op: 'key.create',
-      kid,
-      alg,
-      set,
-      custody: KeyManager.custodyLabel(record),
-      status: record.status,
-      activateAt,
-    });
-    return handle;
-  }
-
-  #newRecord(
-    alg: string,
-    set: KeySet,
-    publicJwk: Jwk,
-    activateAt: number,
-    custody: { privateJwk?: Sealed; external?: ExternalRef },
-  ): KeyRecord {
-    const now = this.#now();
-    return {
-      kid: String(publicJwk.kid),
-      alg,
-      set,
-      kty: publicJwk.kty,
-      use: 'sig',
-      status: activateAt > now ? 'next' : 'active',
-      createdAt: now,
-      activateAt,
-      serial: Math.max(0, ...this.#records.map((r) => r.serial ?? 0)) + 1,
-      publicJwk: { ...publicJwk, use: 'sig' },
-      ...custody,
-    };
-  }
-
-  /**
-   * Register a key that lives in a KMS/HSM (`pqid keys import`): its public key is read through
-   * the provider, and it enters `set` like a rotation — published now, signing after
-   * `prepublish` (at once with `immediate`, or when the set has no key of `alg` yet).
-   */
+  /** Register a key that lives in a KMS/HSM (`pqid keys import`, new-keys.ts). */
   async importExternal(
     ref: ExternalRef,
     alg: string,
     opts: { set?: KeySet; immediate?: boolean } = {},
   ): Promise<KeyInfo> {
     const set = opts.set ?? 'oidc';
-    if (!isKeySet(set)) throw new UnknownKeySet(`unknown key set ${JSON.stringify(set)}`);
-    if (!algorithms().includes(alg))
-      throw new UnknownSigningAlgorithm(`signing algorithm ${alg} is not available here`);
-    return this.#operation(async () => {
-      const { signers, publicJwk } = await openExternal(this.#providers, ref, alg);
-      const kid = String(publicJwk.kid);
-      if (this.#records.some((r) => r.set === set && r.kid === kid)) {
-        const reason = `key ${kid} is already in the ${set} set`;
-        this.#refuse('import', reason, { kid, alg, set });
-        throw new CustodyError('ERR_KEY_EXISTS', reason);
-      }
-      const pending = this.#records.find(
-        (r) => r.set === set && r.alg === alg && this.#stateOf(r)?.status === 'next',
-      );
-      if (pending) {
-        const reason = `${alg} (${set}): key ${pending.kid} is already staged; activate it (rotate --now) or remove it first`;
-        this.#refuse('import', reason, { kid, alg, set });
-        throw new RotationPending(reason);
-      }
-      const now = this.#now();
-      const activateAt = opts.immediate || !this.#activeRecord(alg, set) ? now : now + this.#prepublish;
-      const record = this.#newRecord(alg, set, publicJwk, activateAt, { external: ref });
-      // Sign once before anything is published: a key that cannot sign must not be staged.
-      const handle = await createDelegatedKey(signers, { alg, kid, verify: true });
-      await signCompact('pqid key import check', handle);
-      await this.#store.upsert(recordId(set, kid), record);
-      this.#records.push(record);
-      this.#handles.set(kid, Promise.resolve(handle));
-      this.#emit({
-        op: 'key.import',
-        kid,
-        alg,
-        set,
-        custody: KeyManager.custodyLabel(record),
-        status: record.status,
-        activateAt,
-      });
-      return this.list(set).find((k) => k.kid === kid) as KeyInfo;
+    checkKeySet(set, false);
+    checkSigningAlg(alg);
+    return this.#locks.operation(async () => {
+      const rec = await importKey(this.#ops, this.#signing, { ref, alg, set }, opts.immediate);
+      const info = this.list(set).find((k) => k.kid === rec.kid);
+      if (!info) throw new InternalError(`imported key ${rec.kid} is not listed`);
+      return info;
     });
   }
 
-  /**
-   * Delete a key before its retention ends (`pqid keys remove`): a compromised retired key, or a
-   * staged one that should not activate. The active key is refused (rotate first). Everything
-   * the removed key signed stops verifying once relying parties refresh the JWKS (docs/KEYS.md,
-   * "Removing a key"). With `set`, only that set's record; without, every set holding the kid.
-   */
+  /** Delete a key before its retention ends (`pqid keys remove`, remove.ts). */
   async remove(kid: string, opts: { set?: KeySet } = {}): Promise<KeyInfo[]> {
-    if (opts.set !== undefined && !isKeySet(opts.set))
-      throw new UnknownKeySet(`unknown key set ${JSON.stringify(opts.set)}; one of ${KEY_SETS.join(', ')}`);
-    return this.#operation(async () => {
-      const states = this.#states();
-      const recs = this.#records.filter(
-        (r) => r.kid === kid && (opts.set === undefined || r.set === opts.set),
-      );
-      if (recs.length === 0) {
-        const reason = `no key ${kid}${opts.set ? ` in the ${opts.set} set` : ''}`;
-        this.#refuse('remove', reason, { kid, ...(opts.set ? { set: opts.set } : {}) });
-        throw new UnknownKey(reason);
-      }
-      const active = recs.find((r) => this.#stateOf(r, states)?.status === 'active');
-      if (active) {
-        const reason = `key ${kid} is the active ${active.alg} key of the ${active.set} set: rotate first (pqid keys rotate --alg ${active.alg}${active.set === 'oidc' ? '' : ` --set ${active.set}`} --now), then remove it`;
-        this.#refuse('remove', reason, active);
-        throw new KeyActive(reason);
-      }
-      const before = this.list().filter((k) =>
-        recs.some((r) => recordId(r.set, r.kid) === recordId(k.set, k.kid)),
-      );
-      for (const r of recs) {
-        await this.#store.destroy(recordId(r.set, r.kid));
-        this.#emit({
-          op: 'key.remove',
-          kid,
-          alg: r.alg,
-          set: r.set,
-          status: this.#stateOf(r, states)?.status ?? 'unknown',
-        });
-      }
-      this.#records = this.#records.filter((r) => !recs.includes(r));
-      if (!this.#records.some((r) => r.kid === kid)) this.#handles.delete(kid);
-      return before;
-    });
+    if (opts.set !== undefined) checkKeySet(opts.set, true);
+    return this.#locks.operation(() => removeKey(this.#ops, kid, opts.set));
   }
 
-  /**
-   * Re-seal every sealed key under the current KEK (`pqid keys rekey`), in one transaction: the
-   * store is never half re-sealed. Keys sealed under a previous KEK need it in the keyring
-   * (`PQID_KEK_PREVIOUS`, or the KEK file's later lines); one that no KEK opens aborts the
-   * whole rekey and changes nothing. External keys have nothing to re-seal.
-   */
+  /** Re-seal every sealed key under the current KEK (`pqid keys rekey`, rekey.ts). */
   async rekey(): Promise<RekeyResult> {
-    return this.#operation(async () => {
-      const kek = this.#sealed.kek;
-      const result: RekeyResult = { resealed: 0, current: 0, external: 0, from: [], to: kekId(kek.key) };
-      const from = new Set<string>();
-      await this.#store.rewriteAll((_id, payload) => {
-        const rec = payload as KeyRecord;
-        if (!rec.privateJwk) {
-          result.external++;
-          return undefined;
-        }
-        if (sealedUnderCurrent(kek, rec.privateJwk)) {
-          result.current++;
-          return undefined;
-        }
-        from.add(rec.privateJwk.kek ?? 'unknown');
-        result.resealed++;
-        return { ...rec, privateJwk: reseal(kek, rec.privateJwk, rec.kid) };
-      });
-      result.from = [...from];
+    return this.#locks.operation(async () => {
+      const result = await rekeyStore(this.#ring.store, this.#signing.kek);
       await this.loadPublic();
-      this.#emit({
+      this.#audit.emit({
         op: 'keys.rekey',
         resealed: result.resealed,
         unchanged: result.current + result.external,
@@ -750,46 +288,26 @@ export class KeyManager {
     });
   }
 
-  /**
-   * What /jwks serves: the OIDC token-signing keys (next, active, and retired until removal), and
-   * the root's only when `publishRoot` is set. SAML signing keys are never here: SPs get them as
-   * certificates in the SAML metadata.
-   */
+  /** Delete retired keys whose tokens have all expired; returns their kids. */
+  purge(): Promise<string[]> {
+    return purgeExpired(this.#ops);
+  }
+
+  // ---- publication ----------------------------------------------------------------------------
+
+  /** What /jwks serves (publication.ts). */
   jwks(): { keys: Jwk[] } {
-    const oidc = this.publicKeys('oidc').keys;
-    return { keys: this.#publishRoot ? [...oidc, ...this.publicKeys('root').keys] : oidc };
+    return publication.jwks(this.#ring, this.#publishRoot);
   }
 
   /** Public JWKs of one set's published keys: next, active and retired (until removal). */
   publicKeys(set: KeySet): { keys: Jwk[] } {
-    const now = this.#now();
-    const states = this.#states();
-    return {
-      keys: this.#records
-        .filter((r) => {
-          if (r.set !== set) return false;
-          const removeAt = this.#stateOf(r, states)?.removeAt;
-          return removeAt === undefined || removeAt > now;
-        })
-        .map((r) => ({ ...r.publicJwk })),
-    };
+    return publication.publicKeys(this.#ring, set);
   }
 
   /** Metadata without key material (CLI, health), with the live state; one set or all. */
   list(set?: KeySet): KeyInfo[] {
-    const states = this.#states();
-    return this.#records
-      .filter((r) => set === undefined || r.set === set)
-      .map((r) => {
-        const s = this.#stateOf(r, states) as KeyState;
-        return {
-          ...s,
-          kty: r.kty,
-          createdAt: r.createdAt,
-          custody: KeyManager.custodyLabel(r),
-          publicJwk: { ...r.publicJwk },
-        };
-      });
+    return publication.listKeys(this.#ring, set);
   }
 
   /** The public JWK of a signer (used in tests to check published keys match signers). */
@@ -799,6 +317,6 @@ export class KeyManager {
 
   /** Close the external providers' sessions (server shutdown, end of a CLI command). */
   async close(): Promise<void> {
-    for (const p of this.#providers.values()) await p.close?.();
+    await this.#signing.close();
   }
 }

@@ -8,6 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IdpError } from '../errors/index.ts';
 import type { Adapter } from './adapter.ts';
+import { typed } from './model.ts';
+
+/** A held lock: who holds it (a random id per claim). */
+interface LockRecord {
+  owner: string;
+}
 
 export interface LockOptions {
   /** Seconds until a lock left behind by a dead holder expires (default 30). */
@@ -38,7 +44,8 @@ export async function withLock<T>(
   const deadline = Date.now() + (opts.wait ?? 60_000);
   const poll = opts.poll ?? 50;
   const owner = randomUUID();
-  while (!(await locks.insertIfAbsent(name, { owner }, ttl))) {
+  const store = typed<LockRecord>(locks);
+  while (!(await store.insertIfAbsent(name, { owner }, ttl))) {
     if (Date.now() >= deadline) throw new LockTimeout(`could not acquire the lock ${name}`);
     await sleep(poll);
   }
@@ -46,7 +53,7 @@ export async function withLock<T>(
     return await fn();
   } finally {
     // Only our own claim: after a ttl overrun another instance may hold it by now.
-    const held = await locks.find(name).catch(() => undefined);
-    if (held?.owner === owner) await locks.destroy(name).catch(() => {});
+    const held = await store.find(name).catch(() => undefined);
+    if (held?.owner === owner) await store.destroy(name).catch(() => {});
   }
 }

@@ -8,31 +8,10 @@
 import pg from 'pg';
 import { type PostgresSettings, parsePostgresUrl, poolConfig } from '../config/database-url.ts';
 import type { FailureStore } from '../security/failure-store.ts';
-import {
-  type Adapter,
-  type ModelName,
-  type Payload,
-  REVOKED_GRANT_RETENTION_SECONDS,
-  type Storage,
-} from './adapter.ts';
-import { refuseGrant } from './adapter-checks.ts';
+import { type Adapter, type ModelName, REVOKED_GRANT_RETENTION_SECONDS, type Storage } from './adapter.ts';
 import { StorageUnavailable, toStorageError } from './errors.ts';
 import { migrate, quoteIdent } from './migrations.ts';
-
-interface Row {
-  id: string;
-  payload: Payload;
-  consumed: number | null;
-}
-
-const LIVE = '(expires_at IS NULL OR expires_at > now())';
-const COLUMNS = 'id, payload, floor(extract(epoch FROM consumed_at))::float8 AS consumed';
-
-function toPayload(row: Row): Payload {
-  const payload = row.payload;
-  if (row.consumed !== null) payload.consumed = row.consumed;
-  return payload;
-}
+import { postgresAdapter } from './postgres-adapter.ts';
 
 export interface PostgresStorageOptions {
   /** Called with errors of idle pooled connections (e.g. the server restarted); default: ignore. */
@@ -113,129 +92,15 @@ export class PostgresStorage implements Storage {
   adapter(model: ModelName): Adapter {
     let a = this.#adapters.get(model);
     if (!a) {
-      a = this.#makeAdapter(model);
+      a = postgresAdapter(model, {
+        schema: quoteIdent(this.settings.schema),
+        table: this.#table,
+        query: (sql, params, what) => this.#query(sql, params, what),
+        transaction: (what, fn) => this.#transaction(what, fn),
+      });
       this.#adapters.set(model, a);
     }
     return a;
-  }
-
-  #makeAdapter(model: ModelName): Adapter {
-    const t = this.#table;
-    const schema = quoteIdent(this.settings.schema);
-    const q = <R extends pg.QueryResultRow>(sql: string, params: unknown[], op: string) =>
-      this.#query<R>(sql, params, `${model}.${op}`);
-    return {
-      async upsert(id, payload, expiresIn) {
-        const { consumed: _ignored, ...rest } = payload;
-        const expires = expiresIn === undefined ? null : expiresIn;
-        if (rest.grantId !== undefined) {
-          // Under the grant's lock, and not at all once the grant is revoked (migration 2).
-          await q(
-            `SELECT ${schema}.pqid_upsert_in_grant($1, $2, $3::json, $4, $5, $6)`,
-            [model, id, JSON.stringify(rest), rest.grantId, rest.uid ?? null, expires],
-            'upsert',
-          );
-          return;
-        }
-        // make_interval(NULL) is NULL: records without expiresIn never expire.
-        await q(
-          `INSERT INTO ${t} (model, id, payload, grant_id, uid, consumed_at, expires_at)
-           VALUES ($1, $2, $3::json, NULL, $4, NULL, now() + make_interval(secs => $5))
-           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
-             uid = excluded.uid, consumed_at = NULL, expires_at = excluded.expires_at`,
-          [model, id, JSON.stringify(rest), rest.uid ?? null, expires],
-          'upsert',
-        );
-      },
-      async insertIfAbsent(id, payload, expiresIn) {
-        const { consumed: _ignored, ...rest } = refuseGrant(payload);
-        // One statement: a concurrent insert of the same id waits for ours and then takes the
-        // DO UPDATE path, whose WHERE (re-checked on the committed row) only replaces an expired
-        // record. RETURNING yields a row exactly when this call created or replaced it.
-        const { rowCount } = await q(
-          `INSERT INTO ${t} AS r (model, id, payload, grant_id, uid, consumed_at, expires_at)
-           VALUES ($1, $2, $3::json, NULL, $4, NULL, now() + make_interval(secs => $5))
-           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = NULL,
-             uid = excluded.uid, consumed_at = NULL, expires_at = excluded.expires_at
-           WHERE r.expires_at IS NOT NULL AND r.expires_at <= now()
-           RETURNING 1`,
-          [model, id, JSON.stringify(rest), rest.uid ?? null, expiresIn === undefined ? null : expiresIn],
-          'insertIfAbsent',
-        );
-        return rowCount === 1;
-      },
-      async find(id) {
-        const { rows } = await q<Row>(
-          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND id = $2 AND ${LIVE}`,
-          [model, id],
-          'find',
-        );
-        return rows[0] ? toPayload(rows[0]) : undefined;
-      },
-      async findByUid(uid) {
-        const { rows } = await q<Row>(
-          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND uid = $2 AND ${LIVE} ORDER BY seq LIMIT 1`,
-          [model, uid],
-          'findByUid',
-        );
-        return rows[0] ? toPayload(rows[0]) : undefined;
-      },
-      async listByUid(uid) {
-        const { rows } = await q<Row>(
-          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND uid = $2 AND ${LIVE} ORDER BY seq`,
-          [model, uid],
-          'listByUid',
-        );
-        return rows.map((r) => ({ id: r.id, payload: toPayload(r) }));
-      },
-      async consume(id) {
-        // Concurrent UPDATEs of one row serialise on its row lock; the loser re-checks the WHERE
-        // against the winner's committed row and matches nothing. Exactly one caller gets a row.
-        const { rowCount } = await q(
-          `UPDATE ${t} SET consumed_at = now()
-           WHERE model = $1 AND id = $2 AND consumed_at IS NULL AND ${LIVE} RETURNING 1`,
-          [model, id],
-          'consume',
-        );
-        return rowCount === 1;
-      },
-      async destroy(id) {
-        await q(`DELETE FROM ${t} WHERE model = $1 AND id = $2`, [model, id], 'destroy');
-      },
-      async revokeByGrantId(grantId) {
-        await q(`DELETE FROM ${t} WHERE model = $1 AND grant_id = $2`, [model, grantId], 'revokeByGrantId');
-      },
-      async list(limit) {
-        // LIMIT NULL is no limit.
-        const { rows } = await q<Row>(
-          `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND ${LIVE} ORDER BY seq LIMIT $2`,
-          [model, limit ?? null],
-          'list',
-        );
-        return rows.map((r) => ({ id: r.id, payload: toPayload(r) }));
-      },
-      rewriteAll: (transform) =>
-        this.#transaction(`${model}.rewriteAll`, async (client) => {
-          // FOR UPDATE: writers of these rows on other instances wait for our COMMIT.
-          const { rows } = await client.query<Row>(
-            `SELECT ${COLUMNS} FROM ${t} WHERE model = $1 AND ${LIVE} ORDER BY seq FOR UPDATE`,
-            [model],
-          );
-          let n = 0;
-          for (const row of rows) {
-            const next = transform(row.id, toPayload(row));
-            if (next === undefined) continue;
-            const { consumed: _ignored, ...rest } = next;
-            await client.query(`UPDATE ${t} SET payload = $3::json WHERE model = $1 AND id = $2`, [
-              model,
-              row.id,
-              JSON.stringify(rest),
-            ]);
-            n++;
-          }
-          return n;
-        }),
-    };
   }
 
   /** `fn` inside BEGIN … COMMIT on one pooled connection; ROLLBACK (and the error) if it throws. */
