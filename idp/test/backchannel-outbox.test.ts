@@ -16,8 +16,8 @@ import {
   type DeliveryRecord,
   deliveryId,
   leaseId,
-} from '../src/oidc/backchannel-logout.ts';
-import { rememberSessionClient } from '../src/oidc/session-clients.ts';
+} from '../src/oidc/logout/backchannel.ts';
+import { rememberSessionClient } from '../src/oidc/logout/session-clients.ts';
 import { KEK, tempDir, testConfig } from './helpers.ts';
 import { RpStub } from './rp-stub.ts';
 import { dropSchemas, PG_SKIP_REASON, PG_URL, uniqueSchema, urlWithSchema } from './storage-pg.ts';

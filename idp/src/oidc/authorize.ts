@@ -20,12 +20,12 @@ import { type AuthContext, acrAtLeast, weakestKnown } from '../signin/auth-conte
 import type { SignIn } from '../signin/sign-in.ts';
 import { sendPage } from '../ui/html.ts';
 import { errorPage } from '../ui/pages.ts';
-import type { AuthorizeParams, AuthRequest } from './authorize-request.ts';
-import { needsConsent, rememberConsent } from './consent.ts';
-import { issueCode } from './issue.ts';
-import { resolveAuthorizeRequest } from './request-sources.ts';
-import { respond } from './respond.ts';
-import { rememberSessionClient } from './session-clients.ts';
+import { needsConsent, rememberConsent } from './authorization/consent.ts';
+import type { AuthorizeParams, AuthRequest } from './authorization/request.ts';
+import { respond } from './authorization/respond.ts';
+import { resolveAuthorizeRequest } from './authorization/sources.ts';
+import { rememberSessionClient } from './logout/session-clients.ts';
+import { issueCode } from './tokens/issue.ts';
 
 const PARAM_NAMES = [
   'client_id',

@@ -5,15 +5,15 @@ import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { advertisedSigningAlgs } from '../keys/hot-path.ts';
 import { ACR_VALUES } from '../signin/auth-context.ts';
-import { RESPONSE_MODES, supportedScopes } from './authorize-request.ts';
+import { RESPONSE_MODES, supportedScopes } from './authorization/request.ts';
 import { SIGNED_JWKS_MEDIA_TYPE, SignedJwksCache } from './signed-jwks.ts';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 
-import { dpopAlgorithms } from './dpop.ts';
-import { jsonErrorHandler } from './errors.ts';
 import { parUrl } from './par.ts';
 import { registrationUrl } from './registration.ts';
+import { dpopAlgorithms } from './shared/dpop.ts';
+import { jsonErrorHandler } from './shared/errors.ts';
 
 export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
   const ep = endpoints(ctx.config.issuer);

@@ -7,9 +7,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Client, isDynamic } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
 import { tokenId } from '../crypto/secrets.ts';
-import { authenticateClient } from './client-auth.ts';
-import { invalidRequest, jsonErrorHandler, OAuthError } from './errors.ts';
-import type { AccessTokenRecord, RefreshTokenRecord } from './issue.ts';
+import { authenticateClient } from './shared/client-auth.ts';
+import { invalidRequest, jsonErrorHandler, OAuthError } from './shared/errors.ts';
+import type { AccessTokenRecord, RefreshTokenRecord } from './tokens/issue.ts';
 
 const bodySchema = {
   type: 'object',

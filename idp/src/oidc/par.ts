@@ -9,12 +9,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdpContext } from '../context.ts';
-import { type AuthorizeParams, validateAuthorizeRequest } from './authorize-request.ts';
-import { authenticateClient } from './client-auth.ts';
-import type { Dpop } from './dpop.ts';
-import { invalidRequest, jsonErrorHandler, OAuthError } from './errors.ts';
-import { RequestObjectError, verifyRequestObject } from './request-object.ts';
-import { pushRequest } from './request-sources.ts';
+import { type AuthorizeParams, validateAuthorizeRequest } from './authorization/request.ts';
+import { RequestObjectError, verifyRequestObject } from './authorization/request-object.ts';
+import { pushRequest } from './authorization/sources.ts';
+import { authenticateClient } from './shared/client-auth.ts';
+import type { Dpop } from './shared/dpop.ts';
+import { invalidRequest, jsonErrorHandler, OAuthError } from './shared/errors.ts';
 
 const bodySchema = {
   type: 'object',

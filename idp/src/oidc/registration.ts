@@ -15,7 +15,7 @@ import { type Client, ClientError, type ClientInput, describeClient } from '../c
 import { registerClient, replaceClient } from '../clients/register.ts';
 import type { IdpContext } from '../context.ts';
 import { hashGeneratedSecret, randomToken, verifySecret } from '../crypto/secrets.ts';
-import { jsonErrorHandler, OAuthError } from './errors.ts';
+import { jsonErrorHandler, OAuthError } from './shared/errors.ts';
 
 /** Assigned by the server: a registration request cannot choose them (RFC 7591 §3.2.1). */
 const SERVER_FIELDS = [

@@ -7,17 +7,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Client } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { s256, tokenId } from '../crypto/secrets.ts';
-import { authenticateClient } from './client-auth.ts';
-import type { Dpop } from './dpop.ts';
-import { invalidGrant, invalidRequest, jsonErrorHandler, OAuthError } from './errors.ts';
+import { authenticateClient } from './shared/client-auth.ts';
+import type { Dpop } from './shared/dpop.ts';
+import { invalidGrant, invalidRequest, jsonErrorHandler, OAuthError } from './shared/errors.ts';
+import { pickClientResource, pickResource, resourceParam } from './shared/resources.ts';
 import {
   type AuthorizationCodeRecord,
   issueClientCredentialsToken,
   issueUserTokens,
   type RefreshTokenRecord,
   scopeFor,
-} from './issue.ts';
-import { pickClientResource, pickResource, resourceParam } from './resources.ts';
+} from './tokens/issue.ts';
 
 const FIELDS = [
   'grant_type',

@@ -7,10 +7,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Accounts } from '../accounts/accounts.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { tokenId } from '../crypto/secrets.ts';
-import type { Dpop } from './dpop.ts';
-import { challengeText, jsonErrorHandler, OAuthError } from './errors.ts';
-import type { AccessTokenRecord } from './issue.ts';
-import { signToken } from './signing.ts';
+import type { Dpop } from './shared/dpop.ts';
+import { challengeText, jsonErrorHandler, OAuthError } from './shared/errors.ts';
+import { signToken } from './shared/signing.ts';
+import type { AccessTokenRecord } from './tokens/issue.ts';
 
 type Scheme = 'Bearer' | 'DPoP';
 

@@ -7,13 +7,9 @@
  * A pushed request is stored under the digest of its request_uri, one use, for
  * `par.requestUriLifetime` seconds; /authorize re-validates it (the client may have changed).
  */
-import type { IdpContext } from '../context.ts';
-import { randomToken, tokenId } from '../crypto/secrets.ts';
-import {
-  type AuthorizeOutcome,
-  type AuthorizeParams,
-  validateAuthorizeRequest,
-} from './authorize-request.ts';
+import type { IdpContext } from '../../context.ts';
+import { randomToken, tokenId } from '../../crypto/secrets.ts';
+import { type AuthorizeOutcome, type AuthorizeParams, validateAuthorizeRequest } from './request.ts';
 import { RequestObjectError, verifyRequestObject } from './request-object.ts';
 
 export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';

@@ -22,14 +22,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Client, trustOf } from '../clients/clients.ts';
-import { OutboundRefused } from '../clients/outbound.ts';
-import type { IdpContext } from '../context.ts';
-import { randomToken, tokenId } from '../crypto/secrets.ts';
-import { metricsFor } from '../metrics.ts';
-import type { Adapter } from '../storage/adapter.ts';
+import { type Client, trustOf } from '../../clients/clients.ts';
+import { OutboundRefused } from '../../clients/outbound.ts';
+import type { IdpContext } from '../../context.ts';
+import { randomToken, tokenId } from '../../crypto/secrets.ts';
+import { metricsFor } from '../../metrics.ts';
+import type { Adapter } from '../../storage/adapter.ts';
+import { signToken } from '../shared/signing.ts';
 import { takeLoggedInClients } from './session-clients.ts';
-import { signToken } from './signing.ts';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** Long enough for retries to reuse the token, short enough to be useless if it leaks. */

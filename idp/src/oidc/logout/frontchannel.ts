@@ -10,9 +10,9 @@
  * nothing (`default-src 'none'`).
  */
 import type { FastifyReply } from 'fastify';
-import type { Client } from '../clients/clients.ts';
-import { sendPage } from '../ui/html.ts';
-import { CONTINUE_AFTER_FRAMES, frontchannelLogoutPage } from '../ui/pages.ts';
+import type { Client } from '../../clients/clients.ts';
+import { sendPage } from '../../ui/html.ts';
+import { CONTINUE_AFTER_FRAMES, frontchannelLogoutPage } from '../../ui/pages.ts';
 
 /**
  * The URI as registered, its query kept byte for byte (§2: "MUST be retained"), with `iss` and

@@ -1,8 +1,8 @@
 /** Delivering an authorization response: a 303 with a query (default) or a form_post page. */
 import type { FastifyReply } from 'fastify';
-import { redirect303, sendPage } from '../ui/html.ts';
-import { AUTO_SUBMIT, formPostPage } from '../ui/pages.ts';
-import { type ResponseMode, redirectWith } from './authorize-request.ts';
+import { redirect303, sendPage } from '../../ui/html.ts';
+import { AUTO_SUBMIT, formPostPage } from '../../ui/pages.ts';
+import { type ResponseMode, redirectWith } from './request.ts';
 
 export function respond(
   reply: FastifyReply,

@@ -3,10 +3,10 @@
  * Until client_id and redirect_uri are known good the answer is an error page: redirecting to
  * an unverified URI would make us an open redirector. After that, errors go back to the client.
  */
-import { type Client, type Clients, isDynamic } from '../clients/clients.ts';
-import { checkBrowserUri, redirectUriMatches } from '../clients/redirect-uris.ts';
-import type { Config } from '../config/index.ts';
-import { checkResources, resourceParam } from './resources.ts';
+import { type Client, type Clients, isDynamic } from '../../clients/clients.ts';
+import { checkBrowserUri, redirectUriMatches } from '../../clients/redirect-uris.ts';
+import type { Config } from '../../config/index.ts';
+import { checkResources, resourceParam } from '../shared/resources.ts';
 
 export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 /** OpenID scopes plus every scope a configured resource server accepts. */

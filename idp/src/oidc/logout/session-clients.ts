@@ -7,9 +7,9 @@
  * A read-modify-write: two authorizations finishing at the same instant in one session may
  * leave one client out (both are still signed out of the IdP; only that RP's notice is lost).
  */
-import type { Client } from '../clients/clients.ts';
-import type { IdpContext } from '../context.ts';
-import { tokenId } from '../crypto/secrets.ts';
+import type { Client } from '../../clients/clients.ts';
+import type { IdpContext } from '../../context.ts';
+import { tokenId } from '../../crypto/secrets.ts';
 
 interface SessionClientsRecord {
   [member: string]: unknown;

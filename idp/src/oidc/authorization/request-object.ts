@@ -17,11 +17,11 @@
  */
 import { createHash } from 'node:crypto';
 import { algorithms, decodeProtectedHeader, verifyJwt } from '@pqid/jose';
-import type { Client } from '../clients/clients.ts';
-import type { IdpContext } from '../context.ts';
-import type { AuthorizeParams } from './authorize-request.ts';
-import { keySetFor } from './client-assertion.ts';
-import { OAuthError } from './errors.ts';
+import type { Client } from '../../clients/clients.ts';
+import type { IdpContext } from '../../context.ts';
+import { keySetFor } from '../shared/client-assertion.ts';
+import { OAuthError } from '../shared/errors.ts';
+import type { AuthorizeParams } from './request.ts';
 
 const MAX_LIFETIME = 3600;
 const CLOCK_TOLERANCE = 30;

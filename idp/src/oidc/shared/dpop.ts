@@ -11,8 +11,8 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { type DpopProof, DpopProofInvalid, registry, verifyDpopProof } from '@pqid/jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdpContext } from '../context.ts';
-import { safeEqual, tokenId } from '../crypto/secrets.ts';
+import type { IdpContext } from '../../context.ts';
+import { safeEqual, tokenId } from '../../crypto/secrets.ts';
 import { challengeText, OAuthError } from './errors.ts';
 
 /** Where the proof arrived: errors differ (RFC 9449 §5 body error vs §7.1 WWW-Authenticate). */

@@ -4,11 +4,11 @@
  * the key for the client's `id_token_signed_response_alg`.
  */
 import { inspectToken } from '@pqid/jose';
-import { accessTokenAlgOf, type Client } from '../clients/clients.ts';
-import type { ResourceServerConfig } from '../config/index.ts';
-import type { IdpContext } from '../context.ts';
-import { randomToken, tokenId } from '../crypto/secrets.ts';
-import { observeReference, signToken } from './signing.ts';
+import { accessTokenAlgOf, type Client } from '../../clients/clients.ts';
+import type { ResourceServerConfig } from '../../config/index.ts';
+import type { IdpContext } from '../../context.ts';
+import { randomToken, tokenId } from '../../crypto/secrets.ts';
+import { observeReference, signToken } from '../shared/signing.ts';
 
 export interface CodeInput {
   clientId: string;

@@ -6,8 +6,8 @@
  * anyone's: it gets no scope the user has not allowed it (RFC 7591 §5: its metadata is untrusted), so a
  * signed-in user's data never leaves on a silent redirect.
  */
-import type { IdpContext } from '../context.ts';
-import type { AuthRequest } from './authorize-request.ts';
+import type { IdpContext } from '../../context.ts';
+import type { AuthRequest } from './request.ts';
 
 interface ConsentRecord {
   [member: string]: unknown;

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, type KeySet, verifyJwt } from '@pqid/jose';
-import { type Client, trustOf } from '../clients/clients.ts';
-import type { IdpContext } from '../context.ts';
+import { type Client, trustOf } from '../../clients/clients.ts';
+import type { IdpContext } from '../../context.ts';
 
 // An assertion is a one-shot credential; a long-lived one would be a password in disguise.
 const MAX_LIFETIME = 600;
