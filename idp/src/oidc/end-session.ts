@@ -20,11 +20,11 @@ import type { AuthContext } from '../signin/auth-context.ts';
 import { cookieOptions, currentSession, endSession } from '../signin/session.ts';
 import { redirect303, sendPage } from '../ui/html.ts';
 import { errorPage, logoutConfirmPage, messagePage } from '../ui/pages.ts';
-import { redirectWith } from './authorization/request.ts';
 import type { BackchannelLogout } from './logout/backchannel.ts';
 import { sendFrontchannelLogout } from './logout/frontchannel.ts';
 import { takeLoggedInClients } from './logout/session-clients.ts';
 import { OAuthError } from './shared/errors.ts';
+import { redirectWith } from './shared/http.ts';
 
 const LOGOUT_COOKIE = 'pqid_logout';
 const PARAMS = [
