@@ -15,6 +15,7 @@ import { introspectionRoutes } from './oidc/introspection.ts';
 import { BackchannelLogout } from './oidc/logout/backchannel.ts';
 import { parRoutes } from './oidc/par.ts';
 import { registrationRoutes } from './oidc/registration.ts';
+import { revocationRoutes } from './oidc/revocation.ts';
 import { Dpop } from './oidc/shared/dpop.ts';
 import { jsonErrorHandler, OAuthError, sendOAuthError } from './oidc/shared/errors.ts';
 import { tokenRoutes } from './oidc/token.ts';
@@ -90,6 +91,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
       await scope.register(registrationRoutes, { ctx });
       await scope.register(userinfoRoutes, { ctx, dpop });
       await scope.register(introspectionRoutes, { ctx });
+      await scope.register(revocationRoutes, { ctx });
       await scope.register(logoutRoutes, { ctx, backchannel });
       await scope.register(samlRoutes, { ctx, signIn });
     },
