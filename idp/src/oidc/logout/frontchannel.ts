@@ -24,7 +24,7 @@ export function frontchannelLogoutUrl(uri: string, issuer: string, sid: string):
   return `${uri}${sep}${params}`;
 }
 
-// What a CSP host-source can express; registration allows nothing else (clients.ts). Checked
+// What a CSP host-source can express; registration allows nothing else (clients/clients.ts). Checked
 // again here so that a record written around the validation cannot inject into the header.
 const FRAME_ORIGIN = /^https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/;
 
