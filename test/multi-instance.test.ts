@@ -21,7 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
 import type { LoadConfigOptions } from '../idp/src/config/index.ts';
-import { JWT_BEARER } from '../idp/src/oidc/client-auth.ts';
+import { JWT_BEARER } from '../idp/src/oidc/shared/client-auth.ts';
 import { recordId } from '../idp/src/policy/key-sets.ts';
 import { SamlCertificates } from '../idp/src/saml/certificates.ts';
 import { registerSamlSp } from '../idp/src/saml/sps.ts';

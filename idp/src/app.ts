@@ -21,7 +21,7 @@ import type { IdpContext } from './context.ts';
 import type { Kek } from './crypto/kek.ts';
 import { auditMessage } from './keys/audit.ts';
 import { requireNativeIfAsked } from './mldsa-backend.ts';
-import { dpopNonceKey } from './oidc/dpop.ts';
+import { dpopNonceKey } from './oidc/shared/dpop.ts';
 import { openContext } from './open-context.ts';
 import type { LoginLimiter } from './security/login-limiter.ts';
 import { type SeedResult, seedDemo } from './seed.ts';

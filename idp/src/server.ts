@@ -8,17 +8,10 @@ import { endpoints, type IdpContext } from './context.ts';
 import { healthRoutes } from './health.ts';
 import { loggerOptions } from './logging.ts';
 import { metricsFor } from './metrics.ts';
-import { authorizeRoutes } from './oidc/authorize.ts';
-import { BackchannelLogout } from './oidc/backchannel-logout.ts';
-import { discoveryRoutes } from './oidc/discovery.ts';
-import { Dpop } from './oidc/dpop.ts';
-import { jsonErrorHandler, OAuthError, sendOAuthError } from './oidc/errors.ts';
-import { introspectionRoutes } from './oidc/introspection.ts';
-import { logoutRoutes } from './oidc/logout.ts';
-import { parRoutes } from './oidc/par.ts';
-import { registrationRoutes } from './oidc/registration.ts';
-import { tokenRoutes } from './oidc/token.ts';
-import { userinfoRoutes } from './oidc/userinfo.ts';
+import { BackchannelLogout } from './oidc/logout/backchannel.ts';
+import { oidcRoutes } from './oidc/routes.ts';
+import { Dpop } from './oidc/shared/dpop.ts';
+import { jsonErrorHandler, OAuthError, sendOAuthError } from './oidc/shared/errors.ts';
 import { operatorTokenCheck } from './operator-token.ts';
 import { samlRoutes } from './saml/routes.ts';
 import { applySecurityHeaders, securityHeaders } from './security/headers.ts';
@@ -83,14 +76,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
     async (scope) => {
       await scope.register(signInRoutes, { ctx, signIn });
       await scope.register(accountRoutes, { ctx, signIn });
-      await scope.register(discoveryRoutes, { ctx });
-      await scope.register(authorizeRoutes, { ctx, signIn });
-      await scope.register(tokenRoutes, { ctx, dpop });
-      await scope.register(parRoutes, { ctx, dpop });
-      await scope.register(registrationRoutes, { ctx });
-      await scope.register(userinfoRoutes, { ctx, dpop });
-      await scope.register(introspectionRoutes, { ctx });
-      await scope.register(logoutRoutes, { ctx, backchannel });
+      await oidcRoutes(scope, { ctx, signIn, dpop, backchannel });
       await scope.register(samlRoutes, { ctx, signIn });
     },
     { prefix },

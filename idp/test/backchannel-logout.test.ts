@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
-import { BACKCHANNEL_LOGOUT_EVENT, type DeliveryRecord, deliveryId } from '../src/oidc/backchannel-logout.ts';
+import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/logout/logout-token.ts';
+import { type DeliveryRecord, deliveryId } from '../src/oidc/logout/outbox.ts';
 import { basicAuth, browserLogin, form, KEK, pkce, redeemCode, tempDir, testConfig } from './helpers.ts';
 import { RpStub } from './rp-stub.ts';
 

@@ -10,14 +10,9 @@ import { join } from 'node:path';
 import { createLocalJWKSet, verifyJwt } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
-import {
-  BackchannelLogout,
-  DELIVERY_MAX_AGE,
-  type DeliveryRecord,
-  deliveryId,
-  leaseId,
-} from '../src/oidc/backchannel-logout.ts';
-import { rememberSessionClient } from '../src/oidc/session-clients.ts';
+import { BackchannelLogout } from '../src/oidc/logout/backchannel.ts';
+import { DELIVERY_MAX_AGE, type DeliveryRecord, deliveryId, leaseId } from '../src/oidc/logout/outbox.ts';
+import { rememberSessionClient } from '../src/oidc/logout/session-clients.ts';
 import { KEK, tempDir, testConfig } from './helpers.ts';
 import { RpStub } from './rp-stub.ts';
 import { dropSchemas, PG_SKIP_REASON, PG_URL, uniqueSchema, urlWithSchema } from './storage-pg.ts';

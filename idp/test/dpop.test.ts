@@ -18,7 +18,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, registerClient } from '../src/app.ts';
-import { dpopAlgorithms } from '../src/oidc/dpop.ts';
+import { dpopAlgorithms } from '../src/oidc/shared/dpop.ts';
 import { basicAuth, browserLogin, form, KEK, pkce, startTestIdp, tempDir, testConfig } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';

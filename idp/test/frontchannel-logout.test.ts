@@ -17,7 +17,7 @@ import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
 import { runCli } from '../src/cli/run.ts';
 import { tokenId } from '../src/crypto/secrets.ts';
-import { frontchannelLogoutUrl } from '../src/oidc/frontchannel-logout.ts';
+import { frontchannelLogoutUrl } from '../src/oidc/logout/frontchannel.ts';
 import { basicAuth, browserLogin, captureOutput, form, KEK, pkce, startTestIdp, tempDir } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';

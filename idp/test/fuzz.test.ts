@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
-import { JWT_BEARER } from '../src/oidc/client-auth.ts';
+import { JWT_BEARER } from '../src/oidc/shared/client-auth.ts';
 import { registerSamlSp } from '../src/saml/sps.ts';
 import { basicAuth, browserLogin, DEMO_REDIRECT, form, KEK, pkce, tempDir, testConfig } from './helpers.ts';
 import {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
-import { bearerLineBytes } from '../src/oidc/issue.ts';
+import { bearerLineBytes } from '../src/oidc/tokens/access-tokens.ts';
 import {
   answerConsent,
   basicAuth,

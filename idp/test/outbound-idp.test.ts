@@ -13,7 +13,7 @@ import { buildConnector } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import type { Dial, ResolvedAddress } from '../src/clients/outbound.ts';
-import { JWT_BEARER } from '../src/oidc/client-auth.ts';
+import { JWT_BEARER } from '../src/oidc/shared/client-auth.ts';
 import {
   basicAuth,
   browserLogin,

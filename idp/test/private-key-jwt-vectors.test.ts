@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaseSet, pathCases } from '../../test/vectors/pqid-mldsa-verify/cases.ts';
 import { registerClient } from '../src/app.ts';
-import { JWT_BEARER } from '../src/oidc/client-auth.ts';
+import { JWT_BEARER } from '../src/oidc/shared/client-auth.ts';
 import { form, startTestIdp } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';

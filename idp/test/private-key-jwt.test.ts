@@ -4,7 +4,7 @@ import { generateKeyPair, type Jwk, signJwt } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
-import { JWT_BEARER } from '../src/oidc/client-auth.ts';
+import { JWT_BEARER } from '../src/oidc/shared/client-auth.ts';
 import { form, startTestIdp } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { clients as clientsCommand } from '../src/cli/clients.ts';
 import { runCli } from '../src/cli/run.ts';
-import { JWT_BEARER } from '../src/oidc/client-auth.ts';
+import { JWT_BEARER } from '../src/oidc/shared/client-auth.ts';
 import {
   answerConsent,
   basicAuth,

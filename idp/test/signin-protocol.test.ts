@@ -22,7 +22,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
-import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/backchannel-logout.ts';
+import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/logout/logout-token.ts';
 import { ACR } from '../src/signin/auth-context.ts';
 import { SESSION_COOKIE } from '../src/signin/session.ts';
 import { basicAuth, form, pkce, startTestIdp } from './helpers.ts';

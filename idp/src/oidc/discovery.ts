@@ -1,19 +1,21 @@
-/** Discovery (OIDC Discovery §3) and the JWKS. Every algorithm the registry offers is listed. */
+/**
+ * Discovery (OIDC Discovery §3): what this provider supports, read from the modules that
+ * implement it. Every algorithm the registry offers is listed for verification.
+ */
 import { algorithms } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import { advertisedSigningAlgs } from '../keys/hot-path.ts';
 import { ACR_VALUES } from '../signin/auth-context.ts';
-import { RESPONSE_MODES, supportedScopes } from './authorize-request.ts';
-import { SIGNED_JWKS_MEDIA_TYPE, SignedJwksCache } from './signed-jwks.ts';
-
-const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
-
-import { dpopAlgorithms } from './dpop.ts';
-import { jsonErrorHandler } from './errors.ts';
+import { PROMPT_VALUES, RESPONSE_MODES, supportedScopes } from './authorization/request.ts';
+import { GRANT_TYPES_SUPPORTED } from './grants/index.ts';
+import { signedJwksUrl } from './jwks.ts';
 import { parUrl } from './par.ts';
-import { registrationUrl } from './registration.ts';
+import { registrationUrl } from './registration/response.ts';
+import { AUTH_METHODS } from './shared/client-auth.ts';
+import { dpopAlgorithms } from './shared/dpop.ts';
+import { jsonErrorHandler } from './shared/errors.ts';
 
 export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
   const ep = endpoints(ctx.config.issuer);
@@ -25,7 +27,7 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     userinfo_endpoint: ep.userinfo,
     jwks_uri: ep.jwks,
     // OpenID Federation 1.0 metadata: the JWKS signed by the cold-path root (signed-jwks.ts).
-    ...(ctx.config.keys.signedJwks ? { signed_jwks_uri: `${ctx.config.issuer}/jwks.jwt` } : {}),
+    ...(ctx.config.keys.signedJwks ? { signed_jwks_uri: signedJwksUrl(ctx.config.issuer) } : {}),
     introspection_endpoint: `${ctx.config.issuer}/introspect`,
     revocation_endpoint: `${ctx.config.issuer}/revoke`,
     end_session_endpoint: `${ctx.config.issuer}/end_session`,
@@ -35,22 +37,22 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     scopes_supported: supportedScopes(ctx.config),
     response_types_supported: ['code'],
     response_modes_supported: [...RESPONSE_MODES],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: [...GRANT_TYPES_SUPPORTED],
     subject_types_supported: ['public'],
     // What the IdP signs with per token: placement's fixed algorithm, else what clients may
     // register (SLH-DSA only with keys.allowSlhDsaHotPath). Verification lists stay complete.
     id_token_signing_alg_values_supported: advertisedSigningAlgs(ctx.config, 'idToken'),
     userinfo_signing_alg_values_supported: advertisedSigningAlgs(ctx.config, 'userinfo'),
-    token_endpoint_auth_methods_supported: AUTH_METHODS,
+    token_endpoint_auth_methods_supported: [...AUTH_METHODS],
     token_endpoint_auth_signing_alg_values_supported: algs,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
     introspection_endpoint_auth_signing_alg_values_supported: algs,
-    revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: [...AUTH_METHODS],
     revocation_endpoint_auth_signing_alg_values_supported: algs,
     // Not registered metadata: tells clients which formats access_token_format accepts.
     access_token_formats_supported: [...ACCESS_TOKEN_FORMATS],
     code_challenge_methods_supported: ['S256'],
-    // RFC 9449 §5.1: ML-DSA, composites and classical; not SLH-DSA (dpop.ts says why).
+    // RFC 9449 §5.1: ML-DSA, composites and classical; not SLH-DSA (shared/dpop.ts says why).
     dpop_signing_alg_values_supported: dpopAlgorithms(),
     claims_supported: [
       'sub',
@@ -68,7 +70,7 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
       'email',
       'email_verified',
     ],
-    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    prompt_values_supported: [...PROMPT_VALUES],
     // Weakest first; a class is met by any stronger one (signin/auth-context.ts).
     acr_values_supported: [...ACR_VALUES],
     authorization_response_iss_parameter_supported: true,
@@ -98,24 +100,5 @@ export async function discoveryRoutes(app: FastifyInstance, { ctx }: { ctx: IdpC
       .header('cache-control', 'public, max-age=300')
       .header('access-control-allow-origin', '*')
       .send(discoveryDocument(ctx)),
-  );
-  if (ctx.config.keys.signedJwks) {
-    const signed = new SignedJwksCache(ctx);
-    // Signed before the first request asks (a slow cold-path signer should not meet a client).
-    signed.get().catch((err) => app.log.warn({ err }, 'signing the JWKS statement failed; will retry'));
-    app.get('/jwks.jwt', async (_req, reply) =>
-      reply
-        .header('content-type', SIGNED_JWKS_MEDIA_TYPE)
-        .header('cache-control', 'public, max-age=300')
-        .header('access-control-allow-origin', '*')
-        .send(await signed.get()),
-    );
-  }
-  app.get('/jwks', async (_req, reply) =>
-    reply
-      .header('content-type', 'application/jwk-set+json')
-      .header('cache-control', 'public, max-age=300')
-      .header('access-control-allow-origin', '*')
-      .send(JSON.stringify(ctx.keys.jwks())),
   );
 }

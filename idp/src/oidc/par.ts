@@ -7,14 +7,16 @@
  *
  * A DPoP proof sent here binds the authorization code to its key (RFC 9449 §10.1).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Client } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
-import { type AuthorizeParams, validateAuthorizeRequest } from './authorize-request.ts';
-import { authenticateClient } from './client-auth.ts';
-import type { Dpop } from './dpop.ts';
-import { invalidRequest, jsonErrorHandler, OAuthError } from './errors.ts';
-import { RequestObjectError, verifyRequestObject } from './request-object.ts';
-import { pushRequest } from './request-sources.ts';
+import { type AuthorizeParams, validateAuthorizeRequest } from './authorization/request.ts';
+import { RequestObjectError, verifyRequestObject } from './authorization/request-object.ts';
+import { pushRequest } from './authorization/sources.ts';
+import { authenticateClient } from './shared/client-auth.ts';
+import type { Dpop } from './shared/dpop.ts';
+import { invalidRequest, jsonErrorHandler, OAuthError } from './shared/errors.ts';
+import { noStore, RESOURCE_SCHEMA, requireForm } from './shared/http.ts';
 
 const bodySchema = {
   type: 'object',
@@ -22,12 +24,7 @@ const bodySchema = {
   properties: {
     request: { type: 'string', maxLength: 32768 },
     client_assertion: { type: 'string', maxLength: 32768 },
-    resource: {
-      anyOf: [
-        { type: 'string', maxLength: 2048 },
-        { type: 'array', maxItems: 16, items: { type: 'string', maxLength: 2048 } },
-      ],
-    },
+    resource: RESOURCE_SCHEMA,
   },
 } as const;
 
@@ -37,6 +34,27 @@ const AUTH_PARAMS = ['client_secret', 'client_assertion', 'client_assertion_type
 /** The endpoint's public URL (discovery, DPoP `htu`). */
 export const parUrl = (issuer: string) => `${issuer}/par`;
 
+/** The pushed request's parameters: from its signed request object, or the body itself. */
+async function pushedParams(
+  ctx: IdpContext,
+  client: Client,
+  body: AuthorizeParams,
+): Promise<{ params: AuthorizeParams; signed: boolean }> {
+  if (body.request === undefined) {
+    const params = Object.fromEntries(
+      Object.entries(body).filter(([k]) => !AUTH_PARAMS.includes(k)),
+    ) as AuthorizeParams;
+    params.client_id = client.client_id;
+    return { params, signed: false };
+  }
+  try {
+    return { params: await verifyRequestObject(ctx, client, body.request), signed: true };
+  } catch (e) {
+    if (e instanceof RequestObjectError) throw new OAuthError(e.error, e.message);
+    throw e;
+  }
+}
+
 export async function parRoutes(
   app: FastifyInstance,
   { ctx, dpop }: { ctx: IdpContext; dpop: Dpop },
@@ -44,31 +62,14 @@ export async function parRoutes(
   app.setErrorHandler(jsonErrorHandler);
   const htu = parUrl(ctx.config.issuer);
 
-  app.post('/par', { schema: { body: bodySchema } }, async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''))
-      throw invalidRequest('the request must be application/x-www-form-urlencoded');
-    const body = (req.body ?? {}) as AuthorizeParams;
+  app.post<{ Body: AuthorizeParams }>('/par', { schema: { body: bodySchema } }, async (req, reply) => {
+    requireForm(req);
+    const body = req.body ?? {};
     const proof = await dpop.check(req, { htu, endpoint: 'token' });
     if (proof) dpop.addNonce(reply);
-    const client = await authenticateClient(req, body as Partial<Record<string, string>>, ctx);
+    const client = await authenticateClient(req, body, ctx);
     if (body.request_uri !== undefined) throw invalidRequest('request_uri cannot be pushed (RFC 9126 §2.1)');
-
-    let params: AuthorizeParams;
-    let signed = false;
-    if (body.request !== undefined) {
-      try {
-        params = await verifyRequestObject(ctx, client, body.request);
-      } catch (e) {
-        if (e instanceof RequestObjectError) throw new OAuthError(e.error, e.message);
-        throw e;
-      }
-      signed = true;
-    } else {
-      params = Object.fromEntries(
-        Object.entries(body).filter(([k]) => !AUTH_PARAMS.includes(k)),
-      ) as AuthorizeParams;
-      params.client_id = client.client_id;
-    }
+    const { params, signed } = await pushedParams(ctx, client, body);
     if (proof) {
       if (params.dpop_jkt !== undefined && params.dpop_jkt !== proof.jkt)
         throw invalidRequest('dpop_jkt does not match the DPoP proof sent with the request');
@@ -78,6 +79,6 @@ export async function parRoutes(
     // At this endpoint every refusal is a JSON error to the client (RFC 9126 §2.3).
     if (outcome.kind !== 'ok') throw new OAuthError(outcome.error, outcome.description);
     const pushed = await pushRequest(ctx, client.client_id, params, signed);
-    return reply.code(201).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(pushed);
+    return noStore(reply).code(201).send(pushed);
   });
 }

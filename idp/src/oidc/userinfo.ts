@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Accounts } from '../accounts/accounts.ts';
+import type { Client } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
-import { tokenId } from '../crypto/secrets.ts';
-import type { Dpop } from './dpop.ts';
-import { challengeText, jsonErrorHandler, OAuthError } from './errors.ts';
-import type { AccessTokenRecord } from './issue.ts';
-import { signToken } from './signing.ts';
+import type { Dpop } from './shared/dpop.ts';
+import { challengeText, jsonErrorHandler, OAuthError } from './shared/errors.ts';
+import { signToken } from './shared/signing.ts';
+import { type AccessTokenRecord, findAccessToken } from './tokens/access-tokens.ts';
 
 type Scheme = 'Bearer' | 'DPoP';
 
@@ -19,7 +19,12 @@ const challengeError = (scheme: Scheme, error: string, description: string, stat
     'www-authenticate': `${scheme} realm="pqid", error="${error}", error_description="${challengeText(description)}"`,
   });
 
-function presentedToken(req: FastifyRequest): { token: string; scheme: Scheme } | undefined {
+interface Presented {
+  token: string;
+  scheme: Scheme;
+}
+
+function presentedToken(req: FastifyRequest): Presented | undefined {
   const header = req.headers.authorization;
   const fromBody =
     req.method === 'POST' ? (req.body as { access_token?: unknown } | undefined)?.access_token : undefined;
@@ -34,12 +39,66 @@ function presentedToken(req: FastifyRequest): { token: string; scheme: Scheme } 
   return undefined;
 }
 
+/**
+ * The access token's record, if it may call userinfo: known, presented with the scheme its
+ * binding asks for (`jkt`: the key of this request's DPoP proof), for this provider, with openid.
+ */
+async function usableToken(
+  ctx: IdpContext,
+  { token, scheme }: Presented,
+  jkt: string | undefined,
+): Promise<AccessTokenRecord & { accountId: string }> {
+  const fail = (error: string, description: string, status = 401) =>
+    challengeError(scheme, error, description, status);
+  const record = await findAccessToken(ctx, token);
+  if (!record) throw fail('invalid_token', 'the access token is invalid or expired');
+  if (record.jkt !== jkt)
+    throw record.jkt === undefined
+      ? fail('invalid_token', 'the access token is not DPoP-bound: use the Bearer scheme')
+      : jkt === undefined
+        ? challengeError('DPoP', 'invalid_token', 'the access token is DPoP-bound: use the DPoP scheme', 401)
+        : fail('invalid_token', 'the access token is bound to another DPoP key');
+  if (record.aud !== undefined) throw fail('invalid_token', 'the access token is for another resource');
+  const { accountId } = record;
+  if (!accountId || !record.scope.split(' ').includes('openid'))
+    throw fail('insufficient_scope', 'the access token does not grant openid', 403);
+  return { ...record, accountId };
+}
+
+/**
+ * Where userinfo answers: plain JSON, or, for a client that registered
+ * `userinfo_signed_response_alg`, a JWT with iss and aud (OIDC Core §5.3.2, application/jwt).
+ */
+async function sendUserinfo(
+  ctx: IdpContext,
+  reply: FastifyReply,
+  client: Client | undefined,
+  claims: Record<string, unknown>,
+): Promise<FastifyReply> {
+  const alg = client?.userinfo_signed_response_alg;
+  if (!client || !alg) return reply.header('cache-control', 'no-store').send(claims);
+  const jwt = await signToken(ctx, 'userinfo', alg, claims, {
+    issuer: ctx.config.issuer,
+    audience: client.client_id,
+  });
+  return reply.headers({ 'cache-control': 'no-store', 'content-type': 'application/jwt' }).send(jwt);
+}
+
 export async function userinfoRoutes(
   app: FastifyInstance,
   { ctx, dpop }: { ctx: IdpContext; dpop: Dpop },
 ): Promise<void> {
   app.setErrorHandler(jsonErrorHandler);
   const htu = endpoints(ctx.config.issuer).userinfo;
+
+  /** The DPoP key the request proves, when it uses the DPoP scheme (a proof is then required). */
+  async function proofKey(req: FastifyRequest, reply: FastifyReply, { token, scheme }: Presented) {
+    if (scheme !== 'DPoP') return undefined;
+    const proof = await dpop.check(req, { htu, accessToken: token, endpoint: 'resource' });
+    if (!proof) throw challengeError('DPoP', 'invalid_dpop_proof', 'the DPoP scheme needs a DPoP proof', 401);
+    dpop.addNonce(reply);
+    return proof.jkt;
+  }
 
   async function userinfo(req: FastifyRequest, reply: FastifyReply) {
     const presented = presentedToken(req);
@@ -48,48 +107,12 @@ export async function userinfoRoutes(
         'www-authenticate': `Bearer realm="pqid", DPoP algs="${dpop.algorithms.join(' ')}"`,
       });
     }
-    const { token, scheme } = presented;
-    let jkt: string | undefined;
-    if (scheme === 'DPoP') {
-      const proof = await dpop.check(req, { htu, accessToken: token, endpoint: 'resource' });
-      if (!proof)
-        throw challengeError('DPoP', 'invalid_dpop_proof', 'the DPoP scheme needs a DPoP proof', 401);
-      dpop.addNonce(reply);
-      jkt = proof.jkt;
-    }
-    const fail = (error: string, description: string, status = 401) =>
-      challengeError(scheme, error, description, status);
-    const record = (await ctx.storage.adapter('AccessToken').find(tokenId(token))) as
-      | AccessTokenRecord
-      | undefined;
-    if (!record) throw fail('invalid_token', 'the access token is invalid or expired');
-    if (record.jkt !== jkt)
-      throw record.jkt === undefined
-        ? fail('invalid_token', 'the access token is not DPoP-bound: use the Bearer scheme')
-        : jkt === undefined
-          ? challengeError(
-              'DPoP',
-              'invalid_token',
-              'the access token is DPoP-bound: use the DPoP scheme',
-              401,
-            )
-          : fail('invalid_token', 'the access token is bound to another DPoP key');
-    if (record.aud !== undefined) throw fail('invalid_token', 'the access token is for another resource');
-    const scopes = new Set(record.scope.split(' '));
-    if (!record.accountId || !scopes.has('openid'))
-      throw fail('insufficient_scope', 'the access token does not grant openid', 403);
+    const record = await usableToken(ctx, presented, await proofKey(req, reply, presented));
     const account = await ctx.accounts.find(record.accountId);
-    if (!account) throw fail('invalid_token', 'the access token is invalid or expired');
-    const claims = Accounts.claims(account, scopes);
-    const client = await ctx.clients.find(record.clientId);
-    const alg = client?.userinfo_signed_response_alg;
-    if (!client || !alg) return reply.header('cache-control', 'no-store').send(claims);
-    // OIDC Core §5.3.2: a signed response carries iss and aud, content type application/jwt.
-    const jwt = await signToken(ctx, 'userinfo', alg, claims, {
-      issuer: ctx.config.issuer,
-      audience: client.client_id,
-    });
-    return reply.headers({ 'cache-control': 'no-store', 'content-type': 'application/jwt' }).send(jwt);
+    if (!account)
+      throw challengeError(presented.scheme, 'invalid_token', 'the access token is invalid or expired', 401);
+    const claims = Accounts.claims(account, new Set(record.scope.split(' ')));
+    return sendUserinfo(ctx, reply, await ctx.clients.find(record.clientId), claims);
   }
 
   const bodySchema = {

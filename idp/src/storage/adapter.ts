@@ -23,11 +23,11 @@ export type ModelName =
   | 'PushedAuthorizationRequest'
   /** Seen request-object `jti`s (RFC 9101), kept until the object expires. */
   | 'RequestObject'
-  /** Clients that got a code in a browser session, by `sid` (oidc/session-clients.ts). */
+  /** Clients that got a code in a browser session, by `sid` (oidc/logout/session-clients.ts). */
   | 'SessionClients'
-  /** Back-channel logout notices not yet delivered, one per (sid, client): the outbox (oidc/backchannel-logout.ts). */
+  /** Back-channel logout notices not yet delivered, one per (sid, client): the outbox (oidc/logout/outbox.ts). */
   | 'LogoutDelivery'
-  /** Seen DPoP proofs (key thumbprint + `jti`), kept while their `iat` is acceptable (oidc/dpop.ts). */
+  /** Seen DPoP proofs (key thumbprint + `jti`), kept while their `iat` is acceptable (oidc/shared/dpop.ts). */
   | 'DPoPProof'
   /** Short-lived claims that let one instance do a one-time job (first key, demo seed): storage/lock.ts. */
   | 'Lock'

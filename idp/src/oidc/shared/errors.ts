@@ -2,10 +2,10 @@
  * OAuth 2.0 error responses (RFC 6749 §5.2, RFC 6750 §3): the OAuthError family lives with the
  * error model (errors/), the answer is made by http/errors.ts; these are oidc's shorthands.
  */
-import { OAuthError } from '../errors/index.ts';
+import { OAuthError } from '../../errors/index.ts';
 
-export { OAuthError } from '../errors/index.ts';
-export { jsonErrorHandler, sendOAuthError } from '../http/errors.ts';
+export { OAuthError } from '../../errors/index.ts';
+export { jsonErrorHandler, sendOAuthError } from '../../http/errors.ts';
 
 /**
  * Text for an `error_description` inside a WWW-Authenticate challenge: RFC 6750 §3 allows

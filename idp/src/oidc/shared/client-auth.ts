@@ -3,10 +3,18 @@
  * client_secret_basic, client_secret_post, private_key_jwt (RFC 7523 / OIDC Core §9) and none.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Client, TokenEndpointAuthMethod } from '../clients/clients.ts';
-import { endpoints, type IdpContext } from '../context.ts';
+import type { Client, TokenEndpointAuthMethod } from '../../clients/clients.ts';
+import { endpoints, type IdpContext } from '../../context.ts';
 import { verifyClientAssertion } from './client-assertion.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
+
+/** The methods `authenticateClient` implements, as discovery lists them. */
+export const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'none',
+];
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 

@@ -2,7 +2,7 @@
  * Signed request objects (JAR, RFC 9101): the authorization request as a JWT signed by the
  * client with any registry algorithm its registered keys allow — ML-DSA and composites too.
  * A PQ signature makes the authorization URL carrying it 4–8 KB, past the 2048 bytes a URL can
- * safely carry, which is what pushed authorization requests (PAR, par.ts) are for.
+ * safely carry, which is what pushed authorization requests (PAR, oidc/par.ts) are for.
  *
  * Checked: a JWS (no `none`, no encryption), `typ` absent or a request-object type, the
  * client's pinned `request_object_signing_alg` if any, a signature by a registered key,
@@ -15,13 +15,14 @@
  * code still goes to that client's registered redirect_uri and is bound to its PKCE challenge.
  * `requestObjects.requireJti` refuses such objects, making every request object single use.
  */
-import { createHash } from 'node:crypto';
 import { algorithms, decodeProtectedHeader, verifyJwt } from '@pqid/jose';
-import type { Client } from '../clients/clients.ts';
-import type { IdpContext } from '../context.ts';
-import type { AuthorizeParams } from './authorize-request.ts';
-import { keySetFor } from './client-assertion.ts';
-import { OAuthError } from './errors.ts';
+import type { Client } from '../../clients/clients.ts';
+import type { IdpContext } from '../../context.ts';
+import { tokenId } from '../../crypto/secrets.ts';
+import { model } from '../../storage/model.ts';
+import { keySetFor } from '../shared/client-keys.ts';
+import { OAuthError } from '../shared/errors.ts';
+import type { AuthorizeParams } from './request.ts';
 
 const MAX_LIFETIME = 3600;
 const CLOCK_TOLERANCE = 30;
@@ -39,12 +40,19 @@ const refuse = (message: string): never => {
   throw new RequestObjectError(message);
 };
 
-/** The authorization parameters inside a request object, after every check above. */
-export async function verifyRequestObject(
+/** Seen `jti`s, kept until their object expires: the value is only a marker. */
+type SeenJti = Record<string, never>;
+
+/**
+ * Where a request object is parsed: the compact JWS, its header (`typ`, the client's pinned
+ * `alg`) and its signature by one of the client's registered keys, iss and aud and exp. Returns
+ * its verified claims.
+ */
+async function readRequestObject(
   ctx: IdpContext,
   client: Client,
   jwt: string,
-): Promise<AuthorizeParams> {
+): Promise<Record<string, unknown>> {
   const segments = jwt.split('.').length;
   if (segments === 5) refuse('encrypted request objects are not supported');
   if (segments !== 3) refuse('the request object is not a JWS');
@@ -62,20 +70,23 @@ export async function verifyRequestObject(
   if (pinned !== undefined && header.alg !== pinned)
     refuse(`this client's request objects must be signed with ${pinned}`);
   if (!client.jwks && !client.jwks_uri) refuse('the client has no registered keys (jwks or jwks_uri)');
-
-  let claims: Record<string, unknown>;
   try {
-    ({ claims } = await verifyJwt(jwt, await keySetFor(ctx, client), {
+    const { claims } = await verifyJwt(jwt, await keySetFor(ctx, client), {
       algorithms: pinned !== undefined ? [pinned] : algorithms(),
       issuer: client.client_id,
       audience: ctx.config.issuer,
       requiredClaims: ['exp'],
       clockTolerance: CLOCK_TOLERANCE,
       maxTokenBytes: MAX_BYTES,
-    }));
+    });
+    return claims;
   } catch (e) {
     return refuse(`the request object is not valid: ${(e as Error).message}`);
   }
+}
+
+/** What RFC 9101 asks beyond the signature: a near exp, the same client, no nesting, a fresh jti. */
+async function checkClaims(ctx: IdpContext, client: Client, claims: Record<string, unknown>): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const exp = claims.exp as number;
   if (exp - now > MAX_LIFETIME) refuse(`the request object must expire within ${MAX_LIFETIME} seconds`);
@@ -86,18 +97,24 @@ export async function verifyRequestObject(
   const jti = claims.jti;
   if (jti === undefined && ctx.config.requestObjects.requireJti)
     refuse('the request object must carry a jti (requestObjects.requireJti)');
-  if (jti !== undefined) {
-    if (typeof jti !== 'string' || jti === '' || jti.length > 256) refuse('jti must be a short string');
-    const id = createHash('sha256').update(`${client.client_id}\0${jti}`).digest('base64url');
-    const fresh = await ctx.storage
-      .adapter('RequestObject')
-      .insertIfAbsent(id, {}, Math.max(1, exp - now + CLOCK_TOLERANCE));
-    if (!fresh) refuse('the request object was already used (jti)');
-  }
+  if (jti === undefined) return;
+  if (typeof jti !== 'string' || jti === '' || jti.length > 256) refuse('jti must be a short string');
+  const id = tokenId(`${client.client_id}\0${jti}`);
+  const fresh = await model<SeenJti>(ctx.storage, 'RequestObject').insertIfAbsent(
+    id,
+    {},
+    Math.max(1, exp - now + CLOCK_TOLERANCE),
+  );
+  if (!fresh) refuse('the request object was already used (jti)');
+}
 
-  // Members of other types (e.g. `authorization_details`, unsupported here) are ignored, as in a
-  // query. `claims` is a JSON object in a request object (OIDC Core §6.1) and a JSON string in a
-  // query: it is passed on as the string, so one parser (authorize-request.ts) reads both.
+/**
+ * The authorization parameters among the claims. Members of other types (e.g.
+ * `authorization_details`, unsupported here) are ignored, as in a query. `claims` is a JSON object
+ * in a request object (OIDC Core §6.1) and a JSON string in a query: it is passed on as the
+ * string, so one parser (claims.ts) reads both.
+ */
+function paramsOf(client: Client, claims: Record<string, unknown>): AuthorizeParams {
   const params: AuthorizeParams = { client_id: client.client_id };
   for (const [k, v] of Object.entries(claims)) {
     if (JWT_CLAIMS.has(k) || k === 'client_id') continue;
@@ -109,4 +126,15 @@ export async function verifyRequestObject(
       params.resource = v;
   }
   return params;
+}
+
+/** The authorization parameters inside a request object, after every check above. */
+export async function verifyRequestObject(
+  ctx: IdpContext,
+  client: Client,
+  jwt: string,
+): Promise<AuthorizeParams> {
+  const claims = await readRequestObject(ctx, client, jwt);
+  await checkClaims(ctx, client, claims);
+  return paramsOf(client, claims);
 }

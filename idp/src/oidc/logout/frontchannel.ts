@@ -10,9 +10,9 @@
  * nothing (`default-src 'none'`).
  */
 import type { FastifyReply } from 'fastify';
-import type { Client } from '../clients/clients.ts';
-import { sendPage } from '../ui/html.ts';
-import { CONTINUE_AFTER_FRAMES, frontchannelLogoutPage } from '../ui/pages.ts';
+import type { Client } from '../../clients/clients.ts';
+import { sendPage } from '../../ui/html.ts';
+import { CONTINUE_AFTER_FRAMES, frontchannelLogoutPage } from '../../ui/pages.ts';
 
 /**
  * The URI as registered, its query kept byte for byte (§2: "MUST be retained"), with `iss` and
@@ -24,7 +24,7 @@ export function frontchannelLogoutUrl(uri: string, issuer: string, sid: string):
   return `${uri}${sep}${params}`;
 }
 
-// What a CSP host-source can express; registration allows nothing else (clients.ts). Checked
+// What a CSP host-source can express; registration allows nothing else (clients/clients.ts). Checked
 // again here so that a record written around the validation cannot inject into the header.
 const FRAME_ORIGIN = /^https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/;
 

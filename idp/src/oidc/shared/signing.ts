@@ -4,8 +4,8 @@
  * is the client's registered one, which a fixed placement may override (not a resource's pinned one).
  */
 import { type JwtClaims, type SignJwtOptions, signJwt } from '@pqid/jose';
-import type { IdpContext } from '../context.ts';
-import { metricsFor, type TokenKind } from '../metrics.ts';
+import type { IdpContext } from '../../context.ts';
+import { metricsFor, type TokenKind } from '../../metrics.ts';
 
 export async function signToken(
   ctx: IdpContext,

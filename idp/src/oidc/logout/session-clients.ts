@@ -7,15 +7,18 @@
  * A read-modify-write: two authorizations finishing at the same instant in one session may
  * leave one client out (both are still signed out of the IdP; only that RP's notice is lost).
  */
-import type { Client } from '../clients/clients.ts';
-import type { IdpContext } from '../context.ts';
-import { tokenId } from '../crypto/secrets.ts';
+import type { Client } from '../../clients/clients.ts';
+import type { IdpContext } from '../../context.ts';
+import { tokenId } from '../../crypto/secrets.ts';
+import { type Model, model } from '../../storage/model.ts';
 
 interface SessionClientsRecord {
-  [member: string]: unknown;
   accountId: string;
   clients: string[];
 }
+
+const sessionClients = (ctx: IdpContext): Model<SessionClientsRecord> =>
+  model<SessionClientsRecord>(ctx.storage, 'SessionClients');
 
 const key = (sid: string) => tokenId(`sid\0${sid}`);
 
@@ -25,8 +28,8 @@ export async function rememberSessionClient(
   accountId: string,
   clientId: string,
 ): Promise<void> {
-  const store = ctx.storage.adapter('SessionClients');
-  const record = (await store.find(key(sid))) as SessionClientsRecord | undefined;
+  const store = sessionClients(ctx);
+  const record = await store.find(key(sid));
   if (record?.clients.includes(clientId)) return;
   const next: SessionClientsRecord = { accountId, clients: [...(record?.clients ?? []), clientId] };
   // No longer than a session can live: after that there is nothing left to sign out of.
@@ -38,8 +41,8 @@ export async function takeSessionClients(
   ctx: IdpContext,
   sid: string,
 ): Promise<{ accountId: string; clients: string[] } | undefined> {
-  const store = ctx.storage.adapter('SessionClients');
-  const record = (await store.find(key(sid))) as (SessionClientsRecord & { consumed?: number }) | undefined;
+  const store = sessionClients(ctx);
+  const record = await store.find(key(sid));
   if (!record || record.consumed !== undefined || !(await store.consume(key(sid)))) return undefined;
   return { accountId: record.accountId, clients: record.clients };
 }

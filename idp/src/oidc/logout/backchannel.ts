@@ -20,27 +20,27 @@
  * notice again (with the same token and `jti` while that token lives). Every outcome is logged
  * and counted in /metrics.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Client, trustOf } from '../clients/clients.ts';
-import { OutboundRefused } from '../clients/outbound.ts';
-import type { IdpContext } from '../context.ts';
-import { randomToken, tokenId } from '../crypto/secrets.ts';
-import { metricsFor } from '../metrics.ts';
-import type { Adapter } from '../storage/adapter.ts';
+import type { Client } from '../../clients/clients.ts';
+import type { IdpContext } from '../../context.ts';
+import { metricsFor } from '../../metrics.ts';
+import type { Adapter } from '../../storage/adapter.ts';
+import { LockTimeout, withLock } from '../../storage/lock.ts';
+import type { Model } from '../../storage/model.ts';
+import { signLogoutToken } from './logout-token.ts';
+import {
+  DELIVERY_MAX_AGE,
+  type DeliveryRecord,
+  deliveryId,
+  keepFor,
+  leaseId,
+  newDelivery,
+  outbox,
+  RECORD_GRACE,
+} from './outbox.ts';
+import { type Attempt, postLogoutToken } from './post.ts';
 import { takeLoggedInClients } from './session-clients.ts';
-import { signToken } from './signing.ts';
 
-export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
-/** Long enough for retries to reuse the token, short enough to be useless if it leaks. */
-const LOGOUT_TOKEN_LIFETIME = 120;
-/**
- * A notice not delivered within a day (every instance down, or failing, that long) is given up:
- * the RP's own sessions have most likely ended by then, and the outbox stays bounded.
- */
-export const DELIVERY_MAX_AGE = 86_400;
-/** The record outlives DELIVERY_MAX_AGE a little, so a sweep sees it and gives it up in the log. */
-const RECORD_GRACE = 3600;
 /** Lease beyond the POST timeout: signing, the store writes, and clock differences. */
 const LEASE_MARGIN = 30;
 /** Seconds a stored token must still live when resent: the POST's timeout plus clock skew. */
@@ -49,29 +49,6 @@ const TOKEN_SKEW = 30;
 export const SWEEP_BATCH = 500;
 /** Timers and clocks are not exact: a try up to a second before its time is fine. */
 const DUE_SLACK_MS = 1000;
-
-/** One pending notice in the outbox (`LogoutDelivery` model), keyed by sid and client. */
-export interface DeliveryRecord {
-  [member: string]: unknown;
-  clientId: string;
-  sub: string;
-  sid: string;
-  /** The number of the next try (1 = not tried yet). */
-  attempt: number;
-  /** Epoch ms of the next try. */
-  due: number;
-  /** Epoch ms when the session ended. */
-  created: number;
-  /** The signed logout token, once signed: a retry resends it while it lives. */
-  token?: string;
-  /** The token's `exp` (epoch seconds). */
-  tokenExp?: number;
-}
-
-/** The outbox record id: one notice per (sid, client), so writing it twice stores it once. */
-export const deliveryId = (sid: string, clientId: string) => tokenId(`logout\0${sid}\0${clientId}`);
-/** The lease of one delivery, in the `Lock` model. */
-export const leaseId = (id: string) => `logout-delivery:${id}`;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,7 +62,7 @@ type Outcome = 'done' | 'waiting';
 export class BackchannelLogout {
   readonly #ctx: IdpContext;
   readonly #log: FastifyBaseLogger;
-  readonly #outbox: Adapter;
+  readonly #outbox: Model<DeliveryRecord>;
   readonly #locks: Adapter;
   /** Delivery ids waiting for a free slot. */
   readonly #queue: string[] = [];
@@ -110,7 +87,7 @@ export class BackchannelLogout {
     this.#ctx = ctx;
     this.#log = log;
     this.#batch = sweepBatch;
-    this.#outbox = ctx.storage.adapter('LogoutDelivery');
+    this.#outbox = outbox(ctx);
     this.#locks = ctx.storage.adapter('Lock');
   }
 
@@ -151,17 +128,12 @@ export class BackchannelLogout {
       (clients ?? (await takeLoggedInClients(this.#ctx, sid))).map(async (client) => {
         if (!client.backchannel_logout_uri) return undefined;
         const id = deliveryId(sid, client.client_id);
-        const now = Date.now();
-        const record: DeliveryRecord = {
-          clientId: client.client_id,
-          sub: accountId,
-          sid,
-          attempt: 1,
-          due: now,
-          created: now,
-        };
         // A second write of the same notice (never expected) leaves the first one alone.
-        await this.#outbox.insertIfAbsent(id, record, DELIVERY_MAX_AGE + RECORD_GRACE);
+        await this.#outbox.insertIfAbsent(
+          id,
+          newDelivery(client.client_id, accountId, sid),
+          DELIVERY_MAX_AGE + RECORD_GRACE,
+        );
         return id;
       }),
     );
@@ -195,7 +167,7 @@ export class BackchannelLogout {
     const now = Date.now();
     let queued = 0;
     for (const { id, payload } of rows) {
-      if (this.#known.has(id) || (payload as DeliveryRecord).due > now) continue;
+      if (this.#known.has(id) || payload.due > now) continue;
       this.#swept.add(id);
       this.#enqueue(id);
       queued++;
@@ -246,117 +218,90 @@ export class BackchannelLogout {
   }
 
   /**
-   * One try, under the delivery's lease. The record is re-read under the lease: another
-   * instance may have delivered it (gone) or rescheduled it (not due) since it was queued.
+   * One try, under the delivery's lease (tried once: another instance holding it is working on
+   * it). The record is re-read under the lease: another instance may have delivered it (gone) or
+   * rescheduled it (not due) since it was queued.
    */
   async #leased(id: string): Promise<Outcome> {
-    const lease = leaseId(id);
-    const owner = randomUUID();
     const ttl = Math.ceil(this.#cfg.timeout) + LEASE_MARGIN;
-    if (!(await this.#locks.insertIfAbsent(lease, { owner }, ttl))) return 'done'; // another instance has it
     try {
-      const record = (await this.#outbox.find(id)) as DeliveryRecord | undefined;
-      if (!record || record.due > Date.now() + DUE_SLACK_MS) return 'done';
-      this.#claimed++;
-      if (this.#swept.delete(id))
-        this.#log.info(
-          { clientId: record.clientId, attempt: record.attempt },
-          'back-channel logout: resuming a delivery from the outbox',
-        );
-      return await this.#deliver(id, record);
-    } finally {
-      // Only our own lease: after an overrun another instance may hold it by now.
-      const held = await this.#locks.find(lease).catch(() => undefined);
-      if (held?.owner === owner) await this.#locks.destroy(lease).catch(() => {});
+      return await withLock(this.#locks, leaseId(id), () => this.#tryDue(id), { ttl, wait: 0 });
+    } catch (e) {
+      if (e instanceof LockTimeout) return 'done'; // another instance has it
+      throw e;
     }
   }
 
-  /** The logout token (OIDC Back-Channel Logout §2.4), signed like the client's ID tokens. */
-  async #sign(record: DeliveryRecord, alg: string): Promise<{ token: string; exp: number }> {
-    const ctx = this.#ctx;
-    const exp = Math.floor(Date.now() / 1000) + LOGOUT_TOKEN_LIFETIME;
-    const token = await signToken(
-      ctx,
-      'logout_token',
-      alg,
-      { sid: record.sid, events: { [BACKCHANNEL_LOGOUT_EVENT]: {} }, jti: randomToken(16) },
-      {
-        typ: 'logout+jwt',
-        issuer: ctx.config.issuer,
-        subject: record.sub,
-        audience: record.clientId,
-        expiresIn: LOGOUT_TOKEN_LIFETIME,
-      },
+  async #tryDue(id: string): Promise<Outcome> {
+    const record = await this.#outbox.find(id);
+    if (!record || record.due > Date.now() + DUE_SLACK_MS) return 'done';
+    this.#claimed++;
+    if (this.#swept.delete(id))
+      this.#log.info(
+        { clientId: record.clientId, attempt: record.attempt },
+        'back-channel logout: resuming a delivery from the outbox',
+      );
+    return this.#deliver(id, record);
+  }
+
+  /**
+   * The token to send. A stored one is resent while the RP can still accept it, so an RP that got
+   * an earlier try after all sees the same `jti` (§2.6 lets it drop replays). Once it would be
+   * expired on arrival (§2.6: the RP validates `exp`, so it would refuse it) the notice is not
+   * given up but signed afresh, with a new `jti` and `iat`: the event (this sid ended) is still
+   * true, and a new `jti` keeps an RP that remembers seen ones from refusing it as a replay.
+   */
+  async #withToken(
+    id: string,
+    record: DeliveryRecord,
+    client: Client,
+  ): Promise<DeliveryRecord & { token: string }> {
+    const { token } = record;
+    const nowS = Math.floor(Date.now() / 1000);
+    if (token !== undefined && (record.tokenExp ?? 0) - nowS >= Math.ceil(this.#cfg.timeout) + TOKEN_SKEW)
+      return { ...record, token };
+    const signed = await signLogoutToken(this.#ctx, record, client.id_token_signed_response_alg);
+    const fresh = { ...record, token: signed.token, tokenExp: signed.exp };
+    // Stored before it is sent: after a crash the retry resends this very token.
+    await this.#outbox.upsert(id, fresh, keepFor(fresh));
+    return fresh;
+  }
+
+  /** The client is gone, or no longer has a back-channel URI: nothing to deliver to. */
+  async #drop(id: string, { clientId, attempt }: DeliveryRecord): Promise<Outcome> {
+    await this.#outbox.destroy(id);
+    this.#log.warn(
+      { clientId, attempt },
+      'back-channel logout dropped: the client is gone or no longer has a backchannel_logout_uri',
     );
-    return { token, exp };
+    return 'done';
   }
 
-  /** Seconds the record has left in the store (its expiry stays where it was set). */
-  #keep(record: DeliveryRecord): number {
-    const end = record.created + (DELIVERY_MAX_AGE + RECORD_GRACE) * 1000;
-    return Math.max(1, Math.ceil((end - Date.now()) / 1000));
+  /** Past DELIVERY_MAX_AGE: given up without a try. */
+  async #tooOld(id: string, { clientId, attempt }: DeliveryRecord): Promise<Outcome> {
+    await this.#outbox.destroy(id);
+    metricsFor(this.#ctx).logoutDeliveries.inc({ outcome: 'failed' });
+    this.#log.warn({ clientId, attempt, reason: 'too old' }, 'back-channel logout failed; giving up');
+    return 'done';
   }
 
-  async #deliver(id: string, record: DeliveryRecord): Promise<Outcome> {
+  async #deliver(id: string, stored: DeliveryRecord): Promise<Outcome> {
+    const client = await this.#ctx.clients.find(stored.clientId);
+    const uri = client?.backchannel_logout_uri;
+    if (client === undefined || uri === undefined) return this.#drop(id, stored);
+    if (Date.now() - stored.created > DELIVERY_MAX_AGE * 1000) return this.#tooOld(id, stored);
+    const record = await this.#withToken(id, stored, client);
+    return this.#settle(id, record, await postLogoutToken(this.#ctx, client, uri, record.token));
+  }
+
+  /** Record what the try came to: delivered, to be retried, or given up. */
+  async #settle(
+    id: string,
+    record: DeliveryRecord,
+    { status, reason, refused, seconds }: Attempt,
+  ): Promise<Outcome> {
     const m = metricsFor(this.#ctx);
     const { clientId, attempt } = record;
-    const client = await this.#ctx.clients.find(clientId);
-    const uri = client?.backchannel_logout_uri;
-    if (client === undefined || uri === undefined) {
-      await this.#outbox.destroy(id);
-      this.#log.warn(
-        { clientId, attempt },
-        'back-channel logout dropped: the client is gone or no longer has a backchannel_logout_uri',
-      );
-      return 'done';
-    }
-    if (Date.now() - record.created > DELIVERY_MAX_AGE * 1000) {
-      await this.#outbox.destroy(id);
-      m.logoutDeliveries.inc({ outcome: 'failed' });
-      this.#log.warn({ clientId, attempt, reason: 'too old' }, 'back-channel logout failed; giving up');
-      return 'done';
-    }
-    // A stored token is resent while the RP can still accept it, so an RP that got an earlier
-    // try after all sees the same `jti` (§2.6 lets it drop replays). Once it would be expired on
-    // arrival (§2.6: the RP validates `exp`, so it would refuse it) the notice is not given up but
-    // signed afresh, with a new `jti` and `iat`: the event (this sid ended) is still true, and
-    // a new `jti` keeps an RP that remembers seen ones from refusing it as a replay.
-    let { token } = record;
-    const nowS = Math.floor(Date.now() / 1000);
-    if (token === undefined || (record.tokenExp ?? 0) - nowS < Math.ceil(this.#cfg.timeout) + TOKEN_SKEW) {
-      const signed = await this.#sign(record, client.id_token_signed_response_alg);
-      token = signed.token;
-      record = { ...record, token, tokenExp: signed.exp };
-      // Stored before it is sent: after a crash the retry resends this very token.
-      await this.#outbox.upsert(id, record, this.#keep(record));
-    }
-    const started = performance.now();
-    let status: number | undefined;
-    let reason: string;
-    let refused = false;
-    try {
-      // Through the outbound guard: a dynamically registered client's URI reaches public
-      // addresses only. A redirect is not a delivery (never followed); an RP that moved must
-      // register its new URI.
-      const r = await this.#ctx.outbound.fetch(trustOf(client), uri, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'cache-control': 'no-store' },
-        body: new URLSearchParams({ logout_token: token }),
-        timeout: this.#cfg.timeout * 1000,
-      });
-      status = r.status;
-      await r.body?.cancel();
-      reason = `HTTP ${r.status}`;
-    } catch (e) {
-      refused = e instanceof OutboundRefused;
-      reason =
-        (e as Error).name === 'TimeoutError'
-          ? `timeout after ${this.#cfg.timeout} s`
-          : refused
-            ? `refused by the outbound policy: ${(e as Error).message}`
-            : (e as Error).message;
-    }
-    const seconds = (performance.now() - started) / 1000;
     const fields = { clientId, attempt, status, seconds: Math.round(seconds * 1000) / 1000 };
     // OIDC Back-Channel Logout §2.8: 200 OK, or 204 from frameworks that answer empty bodies so.
     if (status === 200 || status === 204) {
@@ -373,28 +318,33 @@ export class BackchannelLogout {
       await this.#outbox.upsert(
         id,
         { ...record, attempt: attempt + 1, due: Date.now() + delay },
-        this.#keep(record),
+        keepFor(record),
       );
       m.logoutDeliveries.inc({ outcome: 'retry' });
       m.logoutDeliverySeconds.observe({ outcome: 'retry' }, seconds);
       this.#log.warn({ ...fields, reason, retryInMs: delay }, 'back-channel logout failed; will retry');
-      // Shutting down: the retry stays in the outbox for the next start or another instance.
-      if (this.#closed) return 'done';
-      const timer = setTimeout(() => {
-        this.#retries.delete(timer);
-        if (this.#closed) return;
-        this.#queue.push(id);
-        this.#pump();
-      }, delay);
-      timer.unref();
-      this.#retries.add(timer);
-      return 'waiting';
+      return this.#retryLater(id, delay);
     }
     await this.#outbox.destroy(id);
     m.logoutDeliveries.inc({ outcome: 'failed' });
     m.logoutDeliverySeconds.observe({ outcome: 'failed' }, seconds);
     this.#log.warn({ ...fields, reason }, 'back-channel logout failed; giving up');
     return 'done';
+  }
+
+  /** Queue the delivery again after `delay` ms; shutting down, it stays in the outbox instead. */
+  #retryLater(id: string, delay: number): Outcome {
+    // Shutting down: the retry stays in the outbox for the next start or another instance.
+    if (this.#closed) return 'done';
+    const timer = setTimeout(() => {
+      this.#retries.delete(timer);
+      if (this.#closed) return;
+      this.#queue.push(id);
+      this.#pump();
+    }, delay);
+    timer.unref();
+    this.#retries.add(timer);
+    return 'waiting';
   }
 
   /** POSTs in flight right now (never more than `backchannelLogout.concurrency`). */

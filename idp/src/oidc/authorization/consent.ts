@@ -6,14 +6,16 @@
  * anyone's: it gets no scope the user has not allowed it (RFC 7591 §5: its metadata is untrusted), so a
  * signed-in user's data never leaves on a silent redirect.
  */
-import type { IdpContext } from '../context.ts';
-import type { AuthRequest } from './authorize-request.ts';
+import type { IdpContext } from '../../context.ts';
+import { type Model, model } from '../../storage/model.ts';
+import type { AuthRequest } from './request.ts';
 
 interface ConsentRecord {
-  [member: string]: unknown;
   scopes: string[];
   updatedAt: number;
 }
+
+const consents = (ctx: IdpContext): Model<ConsentRecord> => model<ConsentRecord>(ctx.storage, 'Consent');
 
 const key = (accountId: string, clientId: string) => JSON.stringify([accountId, clientId]);
 
@@ -22,9 +24,7 @@ export async function grantedScopes(
   accountId: string,
   clientId: string,
 ): Promise<Set<string>> {
-  const record = (await ctx.storage.adapter('Consent').find(key(accountId, clientId))) as
-    | ConsentRecord
-    | undefined;
+  const record = await consents(ctx).find(key(accountId, clientId));
   return new Set(record?.scopes ?? []);
 }
 
@@ -50,5 +50,5 @@ export async function rememberConsent(
   const scopes = await grantedScopes(ctx, accountId, clientId);
   for (const s of scope.split(' ').filter(Boolean)) scopes.add(s);
   const record: ConsentRecord = { scopes: [...scopes], updatedAt: Math.floor(Date.now() / 1000) };
-  await ctx.storage.adapter('Consent').upsert(key(accountId, clientId), record);
+  await consents(ctx).upsert(key(accountId, clientId), record);
 }

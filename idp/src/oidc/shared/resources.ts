@@ -7,7 +7,7 @@
  * At the authorization endpoint a request may name several resources (the grant covers them, and
  * no others); each access token is for one: the token request picks it, or the grant's only one.
  */
-import type { Config, ResourceServerConfig } from '../config/index.ts';
+import type { Config, ResourceServerConfig } from '../../config/index.ts';
 import { OAuthError } from './errors.ts';
 
 export const invalidTarget = (description: string) => new OAuthError('invalid_target', description);

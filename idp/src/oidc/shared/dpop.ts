@@ -11,9 +11,13 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { type DpopProof, DpopProofInvalid, registry, verifyDpopProof } from '@pqid/jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdpContext } from '../context.ts';
-import { safeEqual, tokenId } from '../crypto/secrets.ts';
+import type { IdpContext } from '../../context.ts';
+import { safeEqual, tokenId } from '../../crypto/secrets.ts';
+import { model } from '../../storage/model.ts';
 import { challengeText, OAuthError } from './errors.ts';
+
+/** A seen proof (key thumbprint + `jti`): the record is only a marker. */
+type SeenProof = Record<string, never>;
 
 /** Where the proof arrived: errors differ (RFC 9449 §5 body error vs §7.1 WWW-Authenticate). */
 export type DpopEndpoint = 'token' | 'resource';
@@ -138,9 +142,11 @@ export class Dpop {
     }
     // Remembered only while the proof could still be accepted: iat + window (+1 for rounding).
     const ttl = Math.max(1, proof.claims.iat + cfg.iatWindow - Math.floor(Date.now() / 1000) + 1);
-    const fresh = await this.#ctx.storage
-      .adapter('DPoPProof')
-      .insertIfAbsent(tokenId(`${proof.jkt}\0${proof.claims.jti}`), {}, ttl);
+    const fresh = await model<SeenProof>(this.#ctx.storage, 'DPoPProof').insertIfAbsent(
+      tokenId(`${proof.jkt}\0${proof.claims.jti}`),
+      {},
+      ttl,
+    );
     if (!fresh) throw this.#error(check.endpoint, 'invalid_dpop_proof', 'the DPoP proof was already used');
     return proof;
   }
