@@ -3,12 +3,11 @@
  *   POST /interaction/:uid/consent   allow or deny, answered to the protocol that asked
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { safeEqual } from '../../crypto/secrets.ts';
 import { sendPage } from '../../ui/html.ts';
 import { consentPage } from '../pages/consent.ts';
 import { consentBodySchema, uidParams } from '../schemas.ts';
 import type { ConsentInteraction } from './record.ts';
-import { csrfRefused, expired, type InteractionSteps } from './steps.ts';
+import { expired, type InteractionSteps, refused } from './steps.ts';
 
 export function showConsent(
   steps: InteractionSteps,
@@ -36,12 +35,11 @@ export function consentRoute(app: FastifyInstance, steps: InteractionSteps): voi
     { schema: { params: uidParams, body: consentBodySchema } },
     async (req, reply) => {
       const { uid } = req.params;
-      const record = await steps.load(req, uid);
-      if (record?.stage !== 'consent') return expired(reply);
-      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
+      const record = await steps.posted(req, uid, req.body.csrf, ['consent']);
+      if (typeof record === 'string') return refused(reply, record);
       const resumer = steps.signIn.resumer(record.next.resume);
-      // The session the question was asked in, read again: still alive (steps.load) and as it is
-      // now.
+      // The session the question was asked in, read again: still alive (steps.posted) and as it
+      // is now.
       const auth = await steps.signIn.sessionOf(req, record.auth.session);
       if (!resumer?.consented || !auth) return expired(reply);
       if (!(await steps.consume(uid))) return expired(reply);

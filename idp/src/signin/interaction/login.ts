@@ -3,7 +3,6 @@
  *   POST /interaction/:uid/login   the password factor (behind the login limiter)
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { safeEqual } from '../../crypto/secrets.ts';
 import { sendPage } from '../../ui/html.ts';
 import { ACR, acrAtLeast, weakestKnown } from '../auth-context.ts';
 import { loginPage } from '../pages/login.ts';
@@ -12,7 +11,7 @@ import { passwordFactor } from '../password.ts';
 import { loginBodySchema, uidParams } from '../schemas.ts';
 import type { LoginInteraction } from './record.ts';
 import { factorDone } from './signed-in.ts';
-import { csrfRefused, expired, type InteractionSteps } from './steps.ts';
+import { type InteractionSteps, refused } from './steps.ts';
 
 /** The login page of interaction `uid`, with a refusal and the username typed when there was one. */
 export function showLogin(
@@ -46,9 +45,8 @@ export function loginRoute(app: FastifyInstance, steps: InteractionSteps): void 
     { schema: { params: uidParams, body: loginBodySchema } },
     async (req, reply) => {
       const { uid } = req.params;
-      const record = await steps.load(req, uid);
-      if (record?.stage !== 'login') return expired(reply);
-      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
+      const record = await steps.posted(req, uid, req.body.csrf, ['login']);
+      if (typeof record === 'string') return refused(reply, record);
       const username = (req.body.username ?? '').trim();
       const result = await passwordFactor(steps.ctx, {
         username,

@@ -4,13 +4,16 @@
  *   POST /interaction/:uid/passkey           the assertion (passwordless, or the second factor)
  */
 import type { FastifyInstance } from 'fastify';
-import { safeEqual } from '../../crypto/secrets.ts';
 import { combineAmr } from '../auth-context.ts';
 import { credentialBodySchema, csrfOnly, uidParams } from '../schemas.ts';
 import { showLogin } from './login.ts';
 import { showSecondFactor } from './second-factor.ts';
 import { factorDone } from './signed-in.ts';
-import { csrfRefused, expired, type InteractionSteps } from './steps.ts';
+import { type InteractionSteps, refused } from './steps.ts';
+
+/** The stages a passkey may be used at: none when passkeys are off. */
+const factorStages = (steps: InteractionSteps) =>
+  steps.passkeys.enabled ? (['login', 'second'] as const) : ([] as const);
 
 export function passkeyOptionsRoute(app: FastifyInstance, steps: InteractionSteps): void {
   const { passkeys } = steps;
@@ -18,10 +21,9 @@ export function passkeyOptionsRoute(app: FastifyInstance, steps: InteractionStep
     '/interaction/:uid/passkey/options',
     { schema: { params: uidParams, body: csrfOnly } },
     async (req, reply) => {
-      const record = await steps.load(req, req.params.uid);
-      if (!passkeys.enabled || (record?.stage !== 'login' && record?.stage !== 'second'))
-        return reply.code(400).send({ error: 'interaction_expired' });
-      if (!safeEqual(req.body.csrf, record.csrf)) return reply.code(403).send({ error: 'csrf' });
+      const record = await steps.posted(req, req.params.uid, req.body.csrf, factorStages(steps));
+      if (record === 'expired') return reply.code(400).send({ error: 'interaction_expired' });
+      if (record === 'csrf') return reply.code(403).send({ error: 'csrf' });
       const result = await passkeys.signInOptions(
         req.params.uid,
         req.ip,
@@ -43,10 +45,8 @@ export function passkeyRoute(app: FastifyInstance, steps: InteractionSteps): voi
     { schema: { params: uidParams, body: credentialBodySchema } },
     async (req, reply) => {
       const { uid } = req.params;
-      const record = await steps.load(req, uid);
-      if (!passkeys.enabled || (record?.stage !== 'login' && record?.stage !== 'second'))
-        return expired(reply);
-      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
+      const record = await steps.posted(req, uid, req.body.csrf, factorStages(steps));
+      if (typeof record === 'string') return refused(reply, record);
       const result = await passkeys.signIn(uid, req.body.credential, req.ip, req.log);
       if (!result.ok) {
         if (result.retryAfter !== undefined) reply.header('retry-after', String(result.retryAfter));

@@ -15,6 +15,17 @@ import { passkeyScript, type ScriptRef } from '../passkey-script.ts';
 import type { SignIn } from '../sign-in.ts';
 import { INTERACTION_COOKIE, type InteractionRecord, interactionCookie, interactionsOf } from './record.ts';
 
+type Stage = InteractionRecord['stage'];
+/** An interaction at one of the stages `S`. */
+export type AtStage<S extends Stage> = Stored<Extract<InteractionRecord, { stage: S }>>;
+/** Why a post to an interaction is refused before its step runs. */
+export type Refusal = 'expired' | 'csrf';
+
+const atStage = <S extends Stage>(
+  record: Stored<InteractionRecord>,
+  stages: readonly S[],
+): record is AtStage<S> => (stages as readonly Stage[]).includes(record.stage);
+
 export class InteractionSteps {
   readonly ctx: IdpContext;
   readonly signIn: SignIn;
@@ -60,6 +71,21 @@ export class InteractionSteps {
     return record;
   }
 
+  /**
+   * The interaction a form of its page posts to: loaded as `load` does, at one of `stages`, and
+   * `csrf` is the page's token.
+   */
+  async posted<S extends Stage>(
+    req: FastifyRequest,
+    uid: string,
+    csrf: string,
+    stages: readonly S[],
+  ): Promise<AtStage<S> | Refusal> {
+    const record = await this.load(req, uid);
+    if (!record || !atStage(record, stages)) return 'expired';
+    return safeEqual(csrf, record.csrf) ? record : 'csrf';
+  }
+
   /** Single use: true for the one call that spends the interaction, false for a replay. */
   consume(uid: string): Promise<boolean> {
     return this.#store.consume(uid);
@@ -79,6 +105,10 @@ export class InteractionSteps {
     };
   }
 }
+
+/** The page for a refused post. */
+export const refused = (reply: FastifyReply, why: Refusal) =>
+  why === 'csrf' ? csrfRefused(reply) : expired(reply);
 
 /** The interaction is unknown, used, another browser's, or its session ended. */
 export const expired = (reply: FastifyReply) =>

@@ -3,12 +3,11 @@
  *   POST /interaction/:uid/cancel   back to the protocol, which answers its client with an error
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { safeEqual } from '../../crypto/secrets.ts';
 import { redirect303, sendPage } from '../../ui/html.ts';
 import { unmetPage } from '../pages/unmet.ts';
 import { csrfOnly, uidParams } from '../schemas.ts';
 import type { UnmetInteraction } from './record.ts';
-import { csrfRefused, expired, type InteractionSteps } from './steps.ts';
+import { expired, type InteractionSteps, refused } from './steps.ts';
 
 /** The "a passkey is required" page, which points to the account page. */
 export function showUnmet(
@@ -37,9 +36,8 @@ export function cancelRoute(app: FastifyInstance, steps: InteractionSteps): void
     { schema: { params: uidParams, body: csrfOnly } },
     async (req, reply) => {
       const { uid } = req.params;
-      const record = await steps.load(req, uid);
-      if (record?.stage !== 'second' && record?.stage !== 'unmet') return expired(reply);
-      if (!safeEqual(req.body.csrf, record.csrf)) return csrfRefused(reply);
+      const record = await steps.posted(req, uid, req.body.csrf, ['second', 'unmet']);
+      if (typeof record === 'string') return refused(reply, record);
       if (!(await steps.consume(uid))) return expired(reply);
       steps.clearCookie(reply);
       const { next } = record;
