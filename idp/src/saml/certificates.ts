@@ -17,6 +17,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
 import { createRootCertificate, issueCertificate, type SigningKey } from '@pqid/xmldsig';
 import type { IdpContext } from '../context.ts';
+import { type Model, model } from '../storage/model.ts';
 
 export interface SamlSigner {
   alg: string;
@@ -37,8 +38,8 @@ export interface PublishedCertificate {
   certificate: string;
 }
 
+/** A stored certificate (or, under SALT_ID, the pairwise salt in `pem`). */
 interface CertificateRecord {
-  [member: string]: unknown;
   kid: string;
   alg: string;
   pem: string;
@@ -49,13 +50,13 @@ const SALT_ID = '~pairwise-nameid-salt';
 
 export class SamlCertificates {
   readonly #ctx: IdpContext;
-  readonly #store;
+  readonly #store: Model<CertificateRecord>;
   /** One issuance per record id even when requests race (within this process). */
   readonly #pending = new Map<string, Promise<string>>();
 
   constructor(ctx: IdpContext) {
     this.#ctx = ctx;
-    this.#store = ctx.storage.adapter('SamlCertificate');
+    this.#store = model<CertificateRecord>(ctx.storage, 'SamlCertificate');
   }
 
   /** The cold-path root's algorithm (keys.placement.cold, resolved). */
@@ -67,13 +68,13 @@ export class SamlCertificates {
     let p = this.#pending.get(id);
     if (!p) {
       p = (async () => {
-        const hit = (await this.#store.find(id)) as CertificateRecord | undefined;
+        const hit = await this.#store.find(id);
         if (hit) return hit.pem;
         const rec = await make();
         // Another instance may have made its own meanwhile: the first one stored wins everywhere
         // (one pairwise salt, one certificate per key), never the last.
         if (await this.#store.insertIfAbsent(id, rec)) return rec.pem;
-        const winner = (await this.#store.find(id)) as CertificateRecord | undefined;
+        const winner = await this.#store.find(id);
         return winner?.pem ?? rec.pem;
       })();
       this.#pending.set(id, p);

@@ -8,7 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { checkXmlLimits, parseXml, SIGNATURE_URIS, verifyXml, XmlLimitExceeded } from '@pqid/xmldsig';
+import type { SamlConfig } from '../config/types.ts';
 import type { IdpContext } from '../context.ts';
+import { model } from '../storage/model.ts';
 import {
   checkRedirectQuery,
   decodePost,
@@ -44,6 +46,11 @@ export interface AcceptedRequest {
   signatureVerified: boolean;
 }
 
+/** The one-time marker of an accepted request's (issuer, ID), in the shared `Interaction` model. */
+interface SeenRequest {
+  kind: 'saml-request-id';
+}
+
 /** Future IssueInstants tolerated (clock skew between SP and IdP). */
 const SKEW_MS = 60_000;
 
@@ -62,6 +69,23 @@ export async function acceptSpRequest(
     msg.binding === 'redirect'
       ? decodeRedirect(msg.message, cfg.maxRequestBytes)
       : decodePost(msg.message, cfg.maxRequestBytes);
+  const parsed = parseRequest(xml, kind, cfg);
+  const { issuer, sp } = await registeredIssuer(parsed, sps);
+  const root = sp.certificate ? checkSignature(msg, xml, parsed, sp.certificate, cfg) : parsed;
+  const { id, issueInstant } = checkEnvelope(root, msg, sp, destination, cfg);
+  await firstUse(ctx, issuer, id, cfg);
+  return {
+    root,
+    sp,
+    id,
+    issueInstant,
+    ...(msg.relayState !== undefined ? { relayState: msg.relayState } : {}),
+    signatureVerified: sp.certificate !== undefined,
+  };
+}
+
+/** The request's XML, within the work limits, as the samlp element `kind`. */
+function parseRequest(xml: string, kind: string, cfg: SamlConfig): XmlElement {
   let root: XmlElement;
   try {
     // Shape first: a few hundred deflated bytes can be 20,000 siblings, and the parser and the
@@ -75,6 +99,11 @@ export async function acceptSpRequest(
   }
   if (root.namespaceURI !== NS.samlp || root.localName !== kind)
     throw new SamlRequestError(`Expected a samlp:${kind}.`);
+  return root;
+}
+
+/** The Issuer, which must be a registered SP. */
+async function registeredIssuer(root: XmlElement, sps: SamlSps): Promise<{ issuer: string; sp: SamlSp }> {
   const issuer = text(child(root, NS.saml, 'Issuer'));
   if (!issuer) throw new SamlRequestError('The request names no Issuer.');
   const sp = await sps.find(issuer);
@@ -83,33 +112,53 @@ export async function acceptSpRequest(
       'The application is not registered with this identity provider.',
       'unknown_sp',
     );
+  return { issuer, sp };
+}
 
-  if (sp.certificate) {
-    if (msg.binding === 'redirect') {
-      verifyRedirectSignature(
-        msg.rawQuery ?? '',
-        'SAMLRequest',
-        { SigAlg: msg.sigAlg, Signature: msg.signature },
-        sp.certificate,
-      );
-    } else {
-      try {
-        const v = verifyXml(xml, {
-          trustedCertificates: [sp.certificate],
-          allowedAlgorithms: Object.values(SIGNATURE_URIS),
-          maxBytes: cfg.maxRequestBytes,
-        });
-        // Read only what was signed (signature-wrapping defence).
-        root = v.element as unknown as XmlElement;
-      } catch (e) {
-        throw new SamlRequestError(
-          `The request signature is not valid: ${(e as Error).message}`,
-          'signature_invalid',
-        );
-      }
-    }
+/**
+ * The SP's signature with its registered `certificate` (Redirect: the query string; POST: the
+ * enveloped signature). Returns what may be read from now on: with POST, only the signed element
+ * (signature-wrapping defence).
+ */
+function checkSignature(
+  msg: IncomingMessage,
+  xml: string,
+  root: XmlElement,
+  certificate: string,
+  cfg: SamlConfig,
+): XmlElement {
+  if (msg.binding === 'redirect') {
+    verifyRedirectSignature(
+      msg.rawQuery ?? '',
+      'SAMLRequest',
+      { SigAlg: msg.sigAlg, Signature: msg.signature },
+      certificate,
+    );
+    return root;
   }
+  try {
+    const v = verifyXml(xml, {
+      trustedCertificates: [certificate],
+      allowedAlgorithms: Object.values(SIGNATURE_URIS),
+      maxBytes: cfg.maxRequestBytes,
+    });
+    return v.element as unknown as XmlElement;
+  } catch (e) {
+    throw new SamlRequestError(
+      `The request signature is not valid: ${(e as Error).message}`,
+      'signature_invalid',
+    );
+  }
+}
 
+/** Version, ID, Destination and a fresh IssueInstant. */
+function checkEnvelope(
+  root: XmlElement,
+  msg: IncomingMessage,
+  sp: SamlSp,
+  destination: string,
+  cfg: SamlConfig,
+): { id: string; issueInstant: number } {
   if (attr(root, 'Version') !== '2.0') throw new SamlRequestError('Only SAML 2.0 requests are supported.');
   const id = attr(root, 'ID');
   if (!id || id.length > 256) throw new SamlRequestError('The request has no usable ID.');
@@ -132,25 +181,21 @@ export async function acceptSpRequest(
       'The request has expired. Go back to the application and start again.',
       'expired',
     );
+  return { id, issueInstant };
+}
 
-  // Replay: each (issuer, ID) once within the freshness window (plus skew).
+/** Replay: each (issuer, ID) once within the freshness window (plus skew). */
+async function firstUse(ctx: IdpContext, issuer: string, id: string, cfg: SamlConfig): Promise<void> {
   const replayKey = `saml-req:${createHash('sha256').update(issuer).update('\0').update(id).digest('base64url')}`;
   // One atomic insert in the shared store: exactly one of concurrent uses, on any instance, wins.
-  const fresh = await ctx.storage
-    .adapter('Interaction')
-    .insertIfAbsent(replayKey, { kind: 'saml-request-id' }, cfg.requestMaxAge + 120);
+  const fresh = await model<SeenRequest>(ctx.storage, 'Interaction').insertIfAbsent(
+    replayKey,
+    { kind: 'saml-request-id' },
+    cfg.requestMaxAge + 120,
+  );
   if (!fresh)
     throw new SamlRequestError(
       'This request was already used. Go back to the application and start again.',
       'replay',
     );
-
-  return {
-    root,
-    sp,
-    id,
-    issueInstant,
-    ...(msg.relayState !== undefined ? { relayState: msg.relayState } : {}),
-    signatureVerified: sp.certificate !== undefined,
-  };
 }

@@ -9,14 +9,16 @@
  */
 import type { IdpContext } from '../context.ts';
 import { tokenId } from '../crypto/secrets.ts';
+import { type Model, model } from '../storage/model.ts';
 
 interface SessionSpsRecord {
-  [member: string]: unknown;
   accountId: string;
   sps: string[];
 }
 
 const key = (sid: string) => tokenId(`saml-sps\0${sid}`);
+const sessionSpsOf = (ctx: IdpContext): Model<SessionSpsRecord> =>
+  model<SessionSpsRecord>(ctx.storage, 'SamlSessionSps');
 
 export async function rememberSessionSp(
   ctx: IdpContext,
@@ -24,8 +26,8 @@ export async function rememberSessionSp(
   accountId: string,
   spEntityId: string,
 ): Promise<void> {
-  const store = ctx.storage.adapter('SamlSessionSps');
-  const record = (await store.find(key(sid))) as SessionSpsRecord | undefined;
+  const store = sessionSpsOf(ctx);
+  const record = await store.find(key(sid));
   if (record?.accountId === accountId && record.sps.includes(spEntityId)) return;
   const sps = record?.accountId === accountId ? [...record.sps, spEntityId] : [spEntityId];
   const next: SessionSpsRecord = { accountId, sps };
@@ -39,6 +41,6 @@ export async function tookPart(
   accountId: string,
   spEntityId: string,
 ): Promise<boolean> {
-  const record = (await ctx.storage.adapter('SamlSessionSps').find(key(sid))) as SessionSpsRecord | undefined;
+  const record = await sessionSpsOf(ctx).find(key(sid));
   return record?.accountId === accountId && record.sps.includes(spEntityId);
 }

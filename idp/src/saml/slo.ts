@@ -17,23 +17,22 @@
  * Otherwise nothing is ended: the user is asked, on a page whose POST carries a CSRF token and is
  * bound to this session, and the SP gets the answer. The same page whatever did not match, so
  * the answer tells an SP nothing about who is signed in.
+ *
+ * The endpoints are routes/slo.ts (the request) and routes/slo-confirm.ts (the user's answer).
  */
 import { createHmac } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
-import { endpoints, type IdpContext } from '../context.ts';
-import { randomToken, safeEqual, tokenId } from '../crypto/secrets.ts';
-import { currentSession, endSession, SESSION_COOKIE } from '../signin/session.ts';
-import { sendPage } from '../ui/html.ts';
-import { errorPage, logoutConfirmPage } from '../ui/pages.ts';
-import { SamlRequestError, sendPostForm } from './bindings.ts';
-import { pairwiseId, type SamlCertificates } from './certificates.ts';
-import { NS, nameIdFormatName, STATUS } from './constants.ts';
-import type { SamlEndpoints } from './endpoints.ts';
-import { type AcceptedRequest, acceptSpRequest, type IncomingMessage } from './requests.ts';
+import type { AuthContext } from '../signin/auth-context.ts';
+import { SESSION_COOKIE } from '../signin/session.ts';
+import { sendPostForm } from './bindings.ts';
+import { pairwiseId } from './certificates.ts';
+import { NS, nameIdFormatName } from './constants.ts';
+import type { SamlDeps } from './deps.ts';
+import type { AcceptedRequest } from './requests.ts';
 import { signedLogoutResponse } from './response.ts';
 import { tookPart } from './session-sps.ts';
-import type { SamlSp, SamlSps } from './sps.ts';
+import type { SamlSp } from './sps.ts';
 import { attr, child, children, text } from './xml.ts';
 
 export interface LogoutRequestInfo {
@@ -82,156 +81,66 @@ export function sessionIndexFor(salt: Buffer, session: string, spEntityId: strin
   return `_${h.digest('hex').slice(0, 40)}`;
 }
 
-interface PendingLogout {
-  [member: string]: unknown;
-  spEntityId: string;
-  requestId: string;
-  relayState?: string;
-  csrf: string;
-  /** Digest of the session cookie the question was asked of: only that browser may answer. */
-  session: string;
+/**
+ * Whether the LogoutRequest `accepted` (read as `info`) may end `session` of `account` without
+ * asking: it carries this session's SessionIndex for its SP, or it is signed with the SP's
+ * certificate, names the user by a persistent identifier and the SP took part in the session.
+ */
+export async function boundToSession(
+  deps: SamlDeps,
+  req: FastifyRequest,
+  accepted: AcceptedRequest,
+  info: LogoutRequestInfo,
+  session: AuthContext,
+  account: Account,
+): Promise<boolean> {
+  const { sp } = accepted;
+  const salt = await deps.certs.pairwiseSalt();
+  const names = namesAccount(info, account, pairwiseId(salt, sp.entityId, account.sub));
+  const cookie = req.cookies[SESSION_COOKIE] ?? '';
+  const byIndex =
+    names !== 'no' && info.sessionIndexes.includes(sessionIndexFor(salt, session.sid ?? cookie, sp.entityId));
+  const byName =
+    accepted.signatureVerified &&
+    names === 'yes' &&
+    session.sid !== undefined &&
+    (await tookPart(deps.ctx, session.sid, account.sub, sp.entityId));
+  return byIndex || byName;
 }
 
-const confirmSchema = {
-  params: { type: 'object', properties: { uid: { type: 'string', maxLength: 64 } } },
-  body: {
-    type: 'object',
-    required: ['csrf', 'logout'],
-    properties: { csrf: { type: 'string', maxLength: 256 }, logout: { type: 'string', enum: ['yes', 'no'] } },
-  },
-} as const;
+/** The LogoutResponse to send, and where: the SP's registered SLO URL. */
+export interface LogoutAnswer {
+  sp: SamlSp;
+  sloUrl: string;
+  inResponseTo: string;
+  relayState?: string | undefined;
+}
 
-export class SamlLogout {
-  readonly #ctx: IdpContext;
-  readonly #certs: SamlCertificates;
-  readonly #sps: SamlSps;
-  readonly #ep: SamlEndpoints;
-  readonly #pending;
-  readonly #confirmPath: string;
-
-  constructor(ctx: IdpContext, certs: SamlCertificates, sps: SamlSps, ep: SamlEndpoints) {
-    this.#ctx = ctx;
-    this.#certs = certs;
-    this.#sps = sps;
-    this.#ep = ep;
-    this.#pending = ctx.storage.adapter('Interaction');
-    this.#confirmPath = `${endpoints(ctx.config.issuer).prefix}/saml/slo/confirm`;
-  }
-
-  /** GET|POST /saml/slo. */
-  async handle(req: FastifyRequest, reply: FastifyReply, msg: IncomingMessage): Promise<FastifyReply> {
-    const accepted = await acceptSpRequest(this.#ctx, this.#sps, msg, 'LogoutRequest', this.#ep.slo);
-    const { sp } = accepted;
-    if (!sp.sloUrl)
-      throw new SamlRequestError(
-        'This application has no single logout URL registered.',
-        'slo_not_registered',
-      );
-    const info = readLogoutRequest(accepted);
-    const session = await currentSession(this.#ctx, req);
-    // Nobody signed in here: nothing to end, and nothing to learn from the answer.
-    if (!session) return this.#answer(req, reply, sp, info.id, accepted.relayState, STATUS.success);
-    const account = await this.#ctx.accounts.find(session.accountId);
-    if (!account) {
-      await endSession(this.#ctx, req, reply);
-      return this.#answer(req, reply, sp, info.id, accepted.relayState, STATUS.success);
-    }
-    const salt = await this.#certs.pairwiseSalt();
-    const names = namesAccount(info, account, pairwiseId(salt, sp.entityId, account.sub));
-    const cookie = req.cookies[SESSION_COOKIE] ?? '';
-    const byIndex =
-      names !== 'no' &&
-      info.sessionIndexes.includes(sessionIndexFor(salt, session.sid ?? cookie, sp.entityId));
-    const byName =
-      accepted.signatureVerified &&
-      names === 'yes' &&
-      session.sid !== undefined &&
-      (await tookPart(this.#ctx, session.sid, account.sub, sp.entityId));
-    if (byIndex || byName) {
-      await endSession(this.#ctx, req, reply);
-      return this.#answer(req, reply, sp, info.id, accepted.relayState, STATUS.success);
-    }
-    // Not bound to this session: anyone could have sent it, or an SP that has no part in it. Ask;
-    // never end the session on it.
-    req.log.info(
-      { sp: sp.entityId, signed: accepted.signatureVerified },
-      'saml logout request not bound to this session; asking the user',
-    );
-    const uid = randomToken(16);
-    const csrf = randomToken();
-    const record: PendingLogout = {
-      spEntityId: sp.entityId,
-      requestId: info.id,
-      ...(accepted.relayState !== undefined ? { relayState: accepted.relayState } : {}),
-      csrf,
-      session: tokenId(cookie),
-    };
-    await this.#pending.upsert(`saml-logout:${uid}`, record, this.#ctx.config.ttl.interaction);
-    return sendPage(
-      reply,
-      200,
-      logoutConfirmPage({ action: `${this.#confirmPath}/${uid}`, csrf, clientName: sp.name ?? sp.entityId }),
-    );
-  }
-
-  /** POST /saml/slo/confirm/:uid: the user's answer, from the browser that was asked. */
-  register(app: FastifyInstance): void {
-    app.post<{ Params: { uid: string }; Body: { csrf: string; logout: 'yes' | 'no' } }>(
-      '/saml/slo/confirm/:uid',
-      { schema: confirmSchema },
-      async (req, reply) => {
-        const key = `saml-logout:${req.params.uid}`;
-        const record = (await this.#pending.find(key)) as PendingLogout | undefined;
-        const cookie = req.cookies[SESSION_COOKIE];
-        const refused = (why: string) => sendPage(reply, 403, errorPage('Sign-out refused', why, 'csrf'));
-        if (
-          !record ||
-          record.consumed !== undefined ||
-          !safeEqual(req.body.csrf, record.csrf) ||
-          !cookie ||
-          !safeEqual(tokenId(cookie), record.session)
-        )
-          return refused('This sign-out page has expired or could not be verified.');
-        if (!(await this.#pending.consume(key))) return refused('This sign-out page was already used.');
-        const sp = await this.#sps.find(record.spEntityId);
-        if (!sp?.sloUrl) throw new SamlRequestError('The application is no longer registered.', 'unknown_sp');
-        if (req.body.logout === 'no')
-          return this.#answer(
-            req,
-            reply,
-            sp,
-            record.requestId,
-            record.relayState,
-            STATUS.requester,
-            STATUS.requestDenied,
-          );
-        await endSession(this.#ctx, req, reply);
-        return this.#answer(req, reply, sp, record.requestId, record.relayState, STATUS.success);
-      },
-    );
-  }
-
-  async #answer(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    sp: SamlSp,
-    inResponseTo: string,
-    relayState: string | undefined,
-    code: string,
-    sub?: string,
-  ): Promise<FastifyReply> {
-    const sloUrl = sp.sloUrl as string;
-    const signer = await this.#certs.signer(sp.signatureAlgorithm);
-    const xml = await signedLogoutResponse(
-      { idpEntityId: this.#ep.entityId, destination: sloUrl, inResponseTo, now: Date.now() },
-      signer,
-      code,
-      sub,
-    );
-    req.log.info({ sp: sp.entityId, status: code, ...(sub ? { sub } : {}) }, 'saml logout');
-    return sendPostForm(reply, sloUrl, {
-      SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
-      RelayState: relayState,
-    });
-  }
+/** A signed LogoutResponse with status `code` (and second-level `sub`), POSTed to the SP. */
+export async function sendLogoutResponse(
+  deps: SamlDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  answer: LogoutAnswer,
+  code: string,
+  sub?: string,
+): Promise<FastifyReply> {
+  const { sp, sloUrl } = answer;
+  const signer = await deps.certs.signer(sp.signatureAlgorithm);
+  const xml = await signedLogoutResponse(
+    {
+      idpEntityId: deps.ep.entityId,
+      destination: sloUrl,
+      inResponseTo: answer.inResponseTo,
+      now: Date.now(),
+    },
+    signer,
+    code,
+    sub,
+  );
+  req.log.info({ sp: sp.entityId, status: code, ...(sub ? { sub } : {}) }, 'saml logout');
+  return sendPostForm(reply, sloUrl, {
+    SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
+    RelayState: answer.relayState,
+  });
 }

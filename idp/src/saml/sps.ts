@@ -14,6 +14,7 @@ import {
   type SamlResponseAlg,
   slowHotPathRefusal,
 } from '../policy/algorithms.ts';
+import { type Model, model } from '../storage/model.ts';
 import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
 
 export type SignWhat = 'response' | 'assertion' | 'both';
@@ -33,8 +34,8 @@ export interface SamlSpInput {
   name?: string;
 }
 
+/** A registration as stored (`SamlServiceProvider`, keyed by entityID). */
 export interface SamlSp {
-  [member: string]: unknown;
   entityId: string;
   acsUrls: string[];
   sloUrl?: string;
@@ -109,15 +110,15 @@ export function validateSp(input: SamlSpInput, ctx: IdpContext): SamlSp {
 }
 
 export class SamlSps {
-  readonly #store;
+  readonly #store: Model<SamlSp>;
   constructor(ctx: IdpContext) {
-    this.#store = ctx.storage.adapter('SamlServiceProvider');
+    this.#store = model<SamlSp>(ctx.storage, 'SamlServiceProvider');
   }
-  async find(entityId: string): Promise<SamlSp | undefined> {
-    return (await this.#store.find(entityId)) as SamlSp | undefined;
+  find(entityId: string): Promise<SamlSp | undefined> {
+    return this.#store.find(entityId);
   }
   async list(): Promise<SamlSp[]> {
-    return (await this.#store.list()).map((r) => r.payload as SamlSp);
+    return (await this.#store.list()).map((r) => r.payload);
   }
   async save(sp: SamlSp): Promise<void> {
     await this.#store.upsert(sp.entityId, sp);

@@ -9,6 +9,9 @@
  * the credential's JSON into the form's `credential` field, and submit the form like any other.
  */
 import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { endpoints } from '../context.ts';
+import { sendPage } from '../ui/html.ts';
 
 const SOURCE = `'use strict';
 (function () {
@@ -105,3 +108,39 @@ export const PASSKEY_SCRIPT = {
   version: createHash('sha256').update(SOURCE).digest('base64url').slice(0, 12),
   path: '/signin/passkey.js',
 };
+
+/** How the pages reference passkey.js, and the CSP source that allows exactly that file. */
+export interface ScriptRef {
+  /** The versioned URL of the script tag. */
+  src: string;
+  /** The script's absolute URL, without the version: the page's `script-src`. */
+  csp: string;
+}
+
+export function passkeyScript(issuer: string): ScriptRef {
+  const { prefix } = endpoints(issuer);
+  const path = `${prefix}${PASSKEY_SCRIPT.path}`;
+  return { src: `${path}?v=${PASSKEY_SCRIPT.version}`, csp: `${new URL(issuer).origin}${path}` };
+}
+
+/** Send a page that may run passkey.js, which fetches its ceremony's options from this origin. */
+export function sendScripted(
+  reply: FastifyReply,
+  status: number,
+  html: string,
+  script: ScriptRef,
+  formTargets: string[] = [],
+): FastifyReply {
+  return sendPage(reply, status, html, formTargets, [script.csp], ["'self'"]);
+}
+
+/** GET /signin/passkey.js. */
+export function passkeyScriptRoute(app: FastifyInstance): void {
+  app.get(PASSKEY_SCRIPT.path, async (_req, reply) =>
+    reply
+      .header('content-type', 'text/javascript; charset=utf-8')
+      // Versioned URL: a new script gets a new URL, so this one may be cached for long.
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(PASSKEY_SCRIPT.source),
+  );
+}

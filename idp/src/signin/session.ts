@@ -5,13 +5,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type IdpContext } from '../context.ts';
 import { randomToken, tokenId } from '../crypto/secrets.ts';
+import { type Model, model } from '../storage/model.ts';
 import { AMR, type AuthContext, authContext } from './auth-context.ts';
 
 export const SESSION_COOKIE = 'pqid_session';
 
 /** What storage holds; `acr` is not stored but derived from `amr`, so it follows policy changes. */
 interface SessionRecord {
-  [member: string]: unknown;
   accountId: string;
   authTime: number;
   /** Absent in sessions started before it was recorded: those were all password sign-ins. */
@@ -32,6 +32,8 @@ export function cookieOptions(ctx: IdpContext, path: string, maxAge?: number) {
   };
 }
 
+const sessionsOf = (ctx: IdpContext): Model<SessionRecord> => model<SessionRecord>(ctx.storage, 'Session');
+
 const sessionPath = (ctx: IdpContext) => endpoints(ctx.config.issuer).prefix || '/';
 
 const contextOf = (key: string, r: SessionRecord): AuthContext =>
@@ -42,7 +44,7 @@ export async function currentSession(ctx: IdpContext, req: FastifyRequest): Prom
   const id = req.cookies[SESSION_COOKIE];
   if (!id) return undefined;
   const key = tokenId(id);
-  const record = (await ctx.storage.adapter('Session').find(key)) as SessionRecord | undefined;
+  const record = await sessionsOf(ctx).find(key);
   return record ? contextOf(key, record) : undefined;
 }
 
@@ -61,11 +63,9 @@ export async function startSession(
   amr: string[],
   passkey?: string,
 ): Promise<AuthContext> {
-  const sessions = ctx.storage.adapter('Session');
+  const sessions = sessionsOf(ctx);
   const previousId = req.cookies[SESSION_COOKIE];
-  const previous = previousId
-    ? ((await sessions.find(tokenId(previousId))) as SessionRecord | undefined)
-    : undefined;
+  const previous = previousId ? await sessions.find(tokenId(previousId)) : undefined;
   const id = randomToken();
   const record: SessionRecord = {
     accountId,
@@ -93,7 +93,7 @@ export async function endSession(
 ): Promise<AuthContext | undefined> {
   const id = req.cookies[SESSION_COOKIE];
   const ended = id ? await currentSession(ctx, req) : undefined;
-  if (id) await ctx.storage.adapter('Session').destroy(tokenId(id));
+  if (id) await sessionsOf(ctx).destroy(tokenId(id));
   reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, sessionPath(ctx)));
   return ended;
 }

@@ -5,7 +5,8 @@
  * the browser to `begin`, and get it back signed in, either in place through the resumer they
  * registered (OIDC continues straight to the code redirect) or at a path of theirs (SAML).
  * A started sign-in is parked as an Interaction (what to do next, what the page shows, a CSRF
- * token) bound to this browser by the interaction cookie; routes.ts serves its pages.
+ * token, interaction/record.ts) bound to this browser by the interaction cookie; routes.ts serves
+ * its pages.
  *
  * Step-up: a need for a stronger `acr` than one factor reaches is met with a second factor. After
  * the first factor (or straight away, when the browser's session is fine but for its class) the
@@ -19,10 +20,19 @@ import { randomToken } from '../crypto/secrets.ts';
 import type { Payload } from '../storage/adapter.ts';
 import { redirect303 } from '../ui/html.ts';
 import { AMR, type AuthContext, type SignInNeed, type Unmet, unmetBy } from './auth-context.ts';
+import {
+  type Continuation,
+  INTERACTION_COOKIE,
+  type InteractionBase,
+  type InteractionRecord,
+  interactionCookie,
+  interactionsOf,
+  type NextStage,
+} from './interaction/record.ts';
 import { PasskeyFactor } from './passkey.ts';
-import { cookieOptions, currentSession } from './session.ts';
+import { currentSession } from './session.ts';
 
-export const INTERACTION_COOKIE = 'pqid_interaction';
+export type { Continuation } from './interaction/record.ts';
 
 /** How a protocol continues a request once the user has signed in or answered the consent page. */
 export interface Resumer {
@@ -31,13 +41,6 @@ export interface Resumer {
   /** The user could not (or chose not to) meet the request's need: answer the client with an error. */
   unmet?(reply: FastifyReply, state: Payload): Promise<FastifyReply>;
 }
-
-/** Where the browser goes once signed in. */
-export type Continuation =
-  /** In place, through the resumer registered under `resume`, with the request it parked. */
-  | { resume: string; state: Payload }
-  /** A redirect to a path on this IdP, where the protocol finds the new session. */
-  | { returnTo: string };
 
 /** What the pages show and allow. */
 export interface Display {
@@ -65,59 +68,6 @@ export interface ConsentAsk extends Display {
 
 /** The session's context, or why there is none that will do (`session`: nobody is signed in). */
 export type SessionCheck = { ok: true; auth: AuthContext } | { ok: false; unmet: 'session' | Unmet };
-
-interface InteractionBase {
-  [member: string]: unknown;
-  csrf: string;
-  clientName: string;
-  formTargets: string[];
-}
-export interface LoginInteraction extends InteractionBase {
-  stage: 'login';
-  next: Continuation;
-  loginHint?: string;
-  /** Acceptable classes (SignInNeed.acr); absent: any sign-in will do. */
-  acr?: string[];
-}
-/** The first factor is done (or the session has one); the account's passkey is asked next. */
-interface SecondStage {
-  stage: 'second';
-  acr: string[];
-  accountId: string;
-  username: string;
-  /** Methods the first factor used; the passkey's are added to them. */
-  firstAmr: string[];
-  /**
-   * The stored session the first factor lives in (AuthContext.session): the passkey counts on
-   * top of it only while that very session is alive.
-   */
-  session?: string;
-}
-/** The need cannot be met by this account (it has no passkey): say so, then give up. */
-interface UnmetStage {
-  stage: 'unmet';
-  acr: string[];
-}
-/** Where a sign-in goes when its first factor did not reach the class it needs. */
-export type NextStage = SecondStage | UnmetStage;
-export interface SecondFactorInteraction extends InteractionBase, SecondStage {
-  next: Continuation;
-}
-export interface UnmetInteraction extends InteractionBase, UnmetStage {
-  next: Continuation;
-}
-export interface ConsentInteraction extends InteractionBase {
-  stage: 'consent';
-  next: { resume: string; state: Payload };
-  auth: AuthContext;
-  scopes: string[];
-  resources?: string[];
-}
-export type InteractionRecord =
-  | LoginInteraction
-  | SecondFactorInteraction
-  | UnmetInteraction
-  | ConsentInteraction;
 
 /** Only same-origin paths, so a continuation can never become an open redirect. */
 const isLocalPath = (p: string) => p.startsWith('/') && !p.startsWith('//') && !p.startsWith('/\\');
@@ -254,14 +204,9 @@ export class SignIn {
 
   async #park(reply: FastifyReply, record: InteractionRecord): Promise<FastifyReply> {
     const ctx = this.#ctx;
-    const ep = endpoints(ctx.config.issuer);
     const uid = randomToken(16);
-    await ctx.storage.adapter('Interaction').upsert(uid, record, ctx.config.ttl.interaction);
-    reply.setCookie(
-      INTERACTION_COOKIE,
-      uid,
-      cookieOptions(ctx, `${ep.prefix}/interaction`, ctx.config.ttl.interaction),
-    );
-    return redirect303(reply, ep.interaction(uid));
+    await interactionsOf(ctx).upsert(uid, record, ctx.config.ttl.interaction);
+    reply.setCookie(INTERACTION_COOKIE, uid, interactionCookie(ctx, ctx.config.ttl.interaction));
+    return redirect303(reply, endpoints(ctx.config.issuer).interaction(uid));
   }
 }

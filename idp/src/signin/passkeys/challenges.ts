@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../../crypto/secrets.ts';
-import type { Adapter, Payload } from '../../storage/adapter.ts';
+import type { Adapter } from '../../storage/adapter.ts';
+import { type Model, typed } from '../../storage/model.ts';
 
 export type CeremonyPurpose = 'authenticate' | 'register';
 
@@ -19,18 +20,18 @@ export interface CeremonyStart {
   userVerification: 'required' | 'preferred';
 }
 
-export interface ChallengeRecord extends Payload, CeremonyStart {
+export interface ChallengeRecord extends CeremonyStart {
   challenge: string;
 }
 
 const key = (purpose: CeremonyPurpose, owner: string) => `${purpose}:${owner}`;
 
 export class Challenges {
-  readonly #store: Adapter;
+  readonly #store: Model<ChallengeRecord>;
   readonly #ttl: number;
 
   constructor(store: Adapter, ttlSeconds: number) {
-    this.#store = store;
+    this.#store = typed<ChallengeRecord>(store);
     this.#ttl = ttlSeconds;
   }
 
@@ -52,7 +53,7 @@ export class Challenges {
     presented: string,
   ): Promise<ChallengeRecord | undefined> {
     const id = key(purpose, owner);
-    const record = (await this.#store.find(id)) as ChallengeRecord | undefined;
+    const record = await this.#store.find(id);
     if (!record || record.consumed !== undefined || record.purpose !== purpose) return undefined;
     if (!safeEqual(record.challenge, presented)) return undefined;
     return (await this.#store.consume(id)) ? record : undefined;

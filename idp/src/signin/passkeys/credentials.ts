@@ -18,7 +18,8 @@
  */
 import type { Config } from '../../config/index.ts';
 import { tokenId } from '../../crypto/secrets.ts';
-import type { Adapter, Payload, Storage } from '../../storage/adapter.ts';
+import type { Adapter, Storage } from '../../storage/adapter.ts';
+import { type Model, type Stored, typed } from '../../storage/model.ts';
 import { PasskeyUses } from './uses.ts';
 
 export interface Passkey {
@@ -49,12 +50,13 @@ export interface Passkey {
   counterRegressionAt?: number;
 }
 
-interface PasskeyRecord extends Payload, Omit<Passkey, 'id' | 'accountId'> {
+/** What storage holds: the passkey under its credential ID, its owner as the record's uid. */
+interface PasskeyRecord extends Omit<Passkey, 'id' | 'accountId'> {
   uid: string;
 }
 
-const toPasskey = (id: string, r: PasskeyRecord): Passkey => {
-  const { uid, consumed: _c, grantId: _g, ...rest } = r;
+const toPasskey = (id: string, r: Stored<PasskeyRecord>): Passkey => {
+  const { uid, consumed: _c, ...rest } = r;
   return { id, accountId: uid, ...rest };
 };
 
@@ -72,26 +74,26 @@ export interface Removal {
 }
 
 export class Passkeys {
-  readonly #store: Adapter;
+  readonly #store: Model<PasskeyRecord>;
   readonly #locks: Adapter;
   readonly #claimTtl: number;
   readonly uses: PasskeyUses;
 
   /** `claimTtl`: how long a claimed counter value is remembered (at least a ceremony's lifetime). */
   constructor(store: Adapter, locks: Adapter, claimTtl: number, uses: PasskeyUses) {
-    this.#store = store;
+    this.#store = typed<PasskeyRecord>(store);
     this.#locks = locks;
     this.#claimTtl = claimTtl;
     this.uses = uses;
   }
 
   async find(id: string): Promise<Passkey | undefined> {
-    const r = (await this.#store.find(id)) as PasskeyRecord | undefined;
+    const r = await this.#store.find(id);
     return r ? toPasskey(id, r) : undefined;
   }
 
   async list(accountId: string): Promise<Passkey[]> {
-    return (await this.#store.listByUid(accountId)).map((r) => toPasskey(r.id, r.payload as PasskeyRecord));
+    return (await this.#store.listByUid(accountId)).map((r) => toPasskey(r.id, r.payload));
   }
 
   /** Store a new passkey; false when its credential ID is registered already (to anyone). */

@@ -21,12 +21,12 @@
 import { randomBytes } from 'node:crypto';
 import { tokenId } from '../../crypto/secrets.ts';
 import type { Adapter } from '../../storage/adapter.ts';
+import { type Model, typed as modelOf } from '../../storage/model.ts';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const CODE_CHARS = 16;
 
 interface CodeRecord {
-  [member: string]: unknown;
   /** The account the code is for. */
   uid: string;
   /** Epoch seconds. */
@@ -34,7 +34,6 @@ interface CodeRecord {
 }
 
 interface SessionGrant {
-  [member: string]: unknown;
   accountId: string;
 }
 
@@ -74,10 +73,13 @@ export function normaliseCode(typed: string): string | undefined {
 }
 
 export class Enrolments {
-  readonly #store: Adapter;
+  /** One store, two kinds of record: codes under `code:…`, redeeming sessions under `session:…`. */
+  readonly #codes: Model<CodeRecord>;
+  readonly #grants: Model<SessionGrant>;
 
   constructor(store: Adapter) {
-    this.#store = store;
+    this.#codes = modelOf<CodeRecord>(store);
+    this.#grants = modelOf<SessionGrant>(store);
   }
 
   /** A new code for `accountId`, valid `ttl` seconds; the account's earlier codes stop working. */
@@ -86,21 +88,21 @@ export class Enrolments {
     const code = newCode();
     const expiresAt = Math.floor(Date.now() / 1000) + ttl;
     const record: CodeRecord = { uid: accountId, expiresAt };
-    await this.#store.upsert(codeKey(code), record, ttl);
+    await this.#codes.upsert(codeKey(code), record, ttl);
     return { code: formatCode(code), expiresAt };
   }
 
   /** Expiry times of `accountId`'s unused codes (at most one, as issue replaces). */
   async pending(accountId: string): Promise<number[]> {
-    return (await this.#store.listByUid(accountId))
+    return (await this.#codes.listByUid(accountId))
       .filter((r) => r.payload.consumed === undefined)
-      .map((r) => (r.payload as CodeRecord).expiresAt);
+      .map((r) => r.payload.expiresAt);
   }
 
   /** Withdraw `accountId`'s unused codes; how many there were. */
   async cancel(accountId: string): Promise<number> {
-    const codes = await this.#store.listByUid(accountId);
-    for (const c of codes) await this.#store.destroy(c.id);
+    const codes = await this.#codes.listByUid(accountId);
+    for (const c of codes) await this.#codes.destroy(c.id);
     return codes.filter((c) => c.payload.consumed === undefined).length;
   }
 
@@ -112,24 +114,22 @@ export class Enrolments {
   async redeem(accountId: string, typed: string, session: string, ttl: number): Promise<boolean> {
     const code = normaliseCode(typed);
     if (code === undefined) return false;
-    const record = (await this.#store.find(codeKey(code))) as
-      | (CodeRecord & { consumed?: number })
-      | undefined;
+    const record = await this.#codes.find(codeKey(code));
     if (!record || record.consumed !== undefined || record.uid !== accountId) return false;
-    if (!(await this.#store.consume(codeKey(code)))) return false;
+    if (!(await this.#codes.consume(codeKey(code)))) return false;
     const grant: SessionGrant = { accountId };
-    await this.#store.upsert(sessionKey(session), grant, ttl);
+    await this.#grants.upsert(sessionKey(session), grant, ttl);
     return true;
   }
 
   /** Whether the session stored under `session` redeemed a code of `accountId` and may add a passkey. */
   async redeemed(accountId: string, session: string): Promise<boolean> {
-    const grant = (await this.#store.find(sessionKey(session))) as SessionGrant | undefined;
+    const grant = await this.#grants.find(sessionKey(session));
     return grant?.accountId === accountId;
   }
 
   /** The session added its passkey: the code's effect is spent. */
   async spent(session: string): Promise<void> {
-    await this.#store.destroy(sessionKey(session));
+    await this.#grants.destroy(sessionKey(session));
   }
 }

@@ -14,11 +14,11 @@
  */
 import { tokenId } from '../../crypto/secrets.ts';
 import type { Storage } from '../../storage/adapter.ts';
+import { type Model, model } from '../../storage/model.ts';
 
 type Use = { session: string } | { grant: string };
 
 interface UseRecord {
-  [member: string]: unknown;
   uid: string;
   session?: string;
   grant?: string;
@@ -35,10 +35,12 @@ export interface UseLifetimes {
 
 export class PasskeyUses {
   readonly #storage: Storage;
+  readonly #uses: Model<UseRecord>;
   readonly #ttl: UseLifetimes;
 
   constructor(storage: Storage, ttl: UseLifetimes) {
     this.#storage = storage;
+    this.#uses = model<UseRecord>(storage, 'PasskeyUse');
     this.#ttl = ttl;
   }
 
@@ -48,7 +50,7 @@ export class PasskeyUses {
     const [kind, ref, ttl] =
       'session' in use ? ['s', use.session, this.#ttl.session] : ['g', use.grant, this.#ttl.grant];
     const record: UseRecord = { uid, ...use };
-    await this.#storage.adapter('PasskeyUse').upsert(`${uid}:${kind}:${ref}`, record, ttl);
+    await this.#uses.upsert(`${uid}:${kind}:${ref}`, record, ttl);
   }
 
   /** Undo one use at once: its session ends, or its grant is revoked. */
@@ -59,10 +61,9 @@ export class PasskeyUses {
 
   /** End every session and revoke every grant `credentialId` authenticated; how many of each. */
   async revoke(credentialId: string): Promise<{ sessions: number; grants: number }> {
-    const store = this.#storage.adapter('PasskeyUse');
+    const store = this.#uses;
     const counts = { sessions: 0, grants: 0 };
-    for (const { id, payload } of await store.listByUid(ownerOf(credentialId))) {
-      const r = payload as UseRecord;
+    for (const { id, payload: r } of await store.listByUid(ownerOf(credentialId))) {
       if (r.session !== undefined) {
         await this.undo({ session: r.session });
         counts.sessions++;
