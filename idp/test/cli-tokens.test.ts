@@ -17,6 +17,7 @@ import {
   inspectToken,
 } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TokenFitRow } from '../src/cli/token-fit-command.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = join(ROOT, 'node_modules/.bin/node');
@@ -337,15 +338,6 @@ describe('listings and help', () => {
 });
 
 describe('token-fit', () => {
-  interface FitRow {
-    token: string;
-    alg: string;
-    enc: string | null;
-    quantumSafe: string;
-    bytes: number;
-    overhead: number;
-    fits: ReturnType<typeof inspectToken>['fits'];
-  }
   const COOKIE = (t: string) => Buffer.byteLength(`id_token=${t}; Path=/; Secure; HttpOnly; SameSite=Lax`);
 
   /** The byte length a fresh encryption of `jws` with (alg, enc) gives, computed here, not by the CLI. */
@@ -359,9 +351,9 @@ describe('token-fit', () => {
     const r = await pqid(['token-fit', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    const { alg, rows } = JSON.parse(r.stdout) as { alg: string; rows: FitRow[] };
+    const { alg, rows } = JSON.parse(r.stdout) as { alg: string; rows: TokenFitRow[] };
     expect(alg).toBe('ML-DSA-65');
-    const [signed, ...encrypted] = rows as [FitRow, ...FitRow[]];
+    const [signed, ...encrypted] = rows as [TokenFitRow, ...TokenFitRow[]];
     expect(inspectToken(signed.token).header.alg).toBe('ML-DSA-65');
     expect(signed.bytes).toBe(Buffer.byteLength(signed.token));
     expect(encrypted.map((e) => [e.alg, e.enc, e.quantumSafe])).toEqual([
@@ -396,7 +388,7 @@ describe('token-fit', () => {
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
-    const { rows } = JSON.parse(r.stdout) as { rows: FitRow[] };
+    const { rows } = JSON.parse(r.stdout) as { rows: TokenFitRow[] };
     expect(rows.map((x) => [x.alg, x.enc])).toEqual([
       ['ES256', null],
       ['HPKE-12', null],

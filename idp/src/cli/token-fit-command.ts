@@ -36,7 +36,8 @@ Options:
   --json                     sizes, limits and the produced tokens as JSON
   -h, --help`;
 
-interface Row {
+/** One row of `--json`: the signed token first, then one per JWE configuration. */
+export interface TokenFitRow {
   token: string;
   alg: string;
   enc: string | null;
@@ -47,7 +48,12 @@ interface Row {
   fits: TokenInspection['fits'];
 }
 
-function rows(signed: TokenInspection, signedJwt: string, alg: string, encrypted: EncryptedFit[]): Row[] {
+function rows(
+  signed: TokenInspection,
+  signedJwt: string,
+  alg: string,
+  encrypted: EncryptedFit[],
+): TokenFitRow[] {
   const base = signed.bytes.token;
   return [
     {
@@ -71,7 +77,7 @@ function rows(signed: TokenInspection, signedJwt: string, alg: string, encrypted
   ];
 }
 
-const human = (signAlg: string, rs: Row[]): string =>
+const human = (signAlg: string, rs: TokenFitRow[]): string =>
   [
     `A typical ${signAlg} ID token, signed only and encrypted (throw-away keys; bytes on the wire):`,
     '',
