@@ -363,6 +363,13 @@ describe('token-fit', () => {
       ['ECDH-ES+A256KW', 'A256GCM', 'no'],
       ['RSA-OAEP-256', 'A256GCM', 'no'],
     ]);
+    expect(encrypted.map((e) => e.kem)).toEqual([
+      'MLKEM768-X25519',
+      'MLKEM768-P256',
+      'MLKEM1024-P384',
+      null,
+      null,
+    ]);
     for (const e of encrypted) {
       const jwe = inspectJwe(e.token);
       expect(jwe.header).toMatchObject({ alg: e.alg, cty: 'JWT', ...(e.enc ? { enc: e.enc } : {}) });

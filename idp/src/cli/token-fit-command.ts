@@ -41,6 +41,8 @@ export interface TokenFitRow {
   token: string;
   alg: string;
   enc: string | null;
+  /** The HPKE KEM (e.g. MLKEM768-X25519 for X-Wing); null for the signed token and classical algs. */
+  kem: string | null;
   quantumSafe: string;
   bytes: number;
   /** Bytes the encryption adds to the signed token. */
@@ -60,6 +62,7 @@ function rows(
       token: signedJwt,
       alg,
       enc: null,
+      kem: null,
       quantumSafe: 'signed only',
       bytes: base,
       overhead: 0,
@@ -69,6 +72,7 @@ function rows(
       token: e.token,
       alg: e.encryption.alg,
       enc: e.encryption.enc ?? null,
+      kem: e.entry.hpke?.kem.name ?? null,
       quantumSafe: quantumSafety(e.entry),
       bytes: e.inspection.bytes.token,
       overhead: e.inspection.bytes.token - base,
@@ -84,7 +88,9 @@ const human = (signAlg: string, rs: TokenFitRow[]): string =>
     table(
       ['token', 'PQ', 'bytes', '+ bytes', 'cookie 4096', 'header 8190', 'URL 2048', 'URL 8000'],
       rs.map((r, i) => [
-        i === 0 ? `${r.alg} JWS` : `in ${encryptionLabel({ alg: r.alg, ...(r.enc ? { enc: r.enc } : {}) })}`,
+        i === 0
+          ? `${r.alg} JWS`
+          : `in ${encryptionLabel({ alg: r.alg, ...(r.enc ? { enc: r.enc } : {}) })}${r.kem ? ` (${r.kem})` : ''}`,
         r.quantumSafe,
         r.bytes.toLocaleString('en-US'),
         i === 0 ? '-' : r.overhead.toLocaleString('en-US'),
