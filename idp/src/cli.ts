@@ -4,8 +4,10 @@
  * module only checks the Node version (an older Node gets one line, not a stack trace);
  * cli/main.ts runs the commands. Exit codes: 0 ok, 1 the operation failed, 2 usage error.
  */
+import { dropExpectedExperimentalWarnings } from './experimental-warnings.ts';
 import { requireSupportedNode } from './node-version.ts';
 
 requireSupportedNode('pqid');
+dropExpectedExperimentalWarnings();
 const { main } = await import('./cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

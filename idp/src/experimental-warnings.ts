@@ -1,0 +1,43 @@
+/**
+ * The entry points' answer to Node's ExperimentalWarning for WebCrypto ML-DSA. Passkeys signed
+ * with ML-DSA (COSE -48/-49/-50) are verified by @simplewebauthn/server, and it verifies them
+ * only through WebCrypto (`SubtleCrypto.supports` to decide whether to offer them, then ML-DSA
+ * `importKey`/`verify`), which Node 24 still marks experimental. There is no other path through
+ * that library, and verification must stay its own, so these exact warnings are dropped — once
+ * per process Node would print them at a user's first passkey page, in the middle of the log.
+ * Every other warning, experimental or not, is printed as before.
+ *
+ * Only the executables (main.ts, cli.ts) install this: a library must not swallow the warnings
+ * of the application that loads it.
+ */
+
+/** The warnings dropped: WebCrypto's `supports` method and its ML-DSA algorithms. */
+const EXPECTED = [
+  /^The supports Web Crypto API method is an experimental feature/,
+  /^The ML-DSA-(44|65|87) Web Crypto API algorithm is an experimental feature/,
+];
+
+type EmitWarning = typeof process.emitWarning;
+
+/** Whether Node would print `warning` as one of the expected WebCrypto ML-DSA warnings. */
+export function isExpectedExperimentalWarning(warning: string | Error, typeOrOptions?: unknown): boolean {
+  const type =
+    typeof typeOrOptions === 'string'
+      ? typeOrOptions
+      : typeof typeOrOptions === 'object' && typeOrOptions !== null && 'type' in typeOrOptions
+        ? (typeOrOptions as { type?: unknown }).type
+        : warning instanceof Error
+          ? warning.name
+          : 'Warning';
+  const message = typeof warning === 'string' ? warning : warning.message;
+  return type === 'ExperimentalWarning' && EXPECTED.some((re) => re.test(message));
+}
+
+/** Drops the expected warnings from `process.emitWarning`, which Node's own warnings go through. */
+export function dropExpectedExperimentalWarnings(): void {
+  const emit: EmitWarning = process.emitWarning.bind(process);
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (isExpectedExperimentalWarning(warning, rest[0])) return;
+    (emit as (w: string | Error, ...r: unknown[]) => void)(warning, ...rest);
+  }) as EmitWarning;
+}
