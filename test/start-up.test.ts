@@ -3,7 +3,7 @@
  * stdout before any log line, each key in it marked `new` or `reused` (a second start with a
  * new default algorithm reuses every key but one), and nothing on stderr is a Node
  * ExperimentalWarning — not at start, and not when the login page (which decides whether to
- * offer ML-DSA passkeys) is shown.
+ * offer ML-DSA passkeys) and the landing page are shown.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -109,6 +109,7 @@ describe('npm start', () => {
         headers: { cookie },
       });
       expect(await login.text()).toContain('name="password"');
+      expect((await fetch(base, { headers: { accept: 'text/html' } })).status).toBe(200);
     });
     expectBannerFirst(run.stdout);
     const marks = keyMarks(run.stdout);
