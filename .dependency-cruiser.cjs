@@ -22,10 +22,7 @@ const LAYERS = [
       'experimental-warnings\\.ts$',
     ],
   ],
-  [
-    'app',
-    ['app\\.ts$', 'server\\.ts$', 'health\\.ts$', 'landing\\.ts$', 'seed\\.ts$', 'open-context\\.ts$'],
-  ],
+  ['app', ['app\\.ts$', 'server\\.ts$', 'health\\.ts$', 'landing\\.ts$', 'seed\\.ts$', 'open-context\\.ts$']],
   ['protocols', ['oidc/', 'saml/']],
   ['sign-in', ['signin/']],
   ['http', ['http/', 'operator-token\\.ts$']],
