@@ -83,6 +83,15 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
     return url.href;
   };
   const heading = async (page: Page) => ((await page.textContent('h1')) ?? '').trim();
+  /** Alice's password form on the login page, submitted. */
+  async function signIn(page: Page, password: string) {
+    await page.fill('input[name="username"]', 'alice');
+    await page.fill('input[name="password"]', password);
+    await Promise.all([
+      page.waitForLoadState('load'),
+      page.click('form[action$="/login"] button[type="submit"]'),
+    ]);
+  }
 
   it('the landing page, a 404, an error page and an expired sign-in', async () => {
     const context = await browser.newContext();
@@ -119,21 +128,11 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
       expect(await page.textContent('main')).toContain('Example Notes');
       await checkPage(page, 'idp-login');
 
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'wrong password');
-      await Promise.all([
-        page.waitForLoadState('load'),
-        page.click('form[action$="/login"] button[type="submit"]'),
-      ]);
+      await signIn(page, 'wrong password');
       await page.waitForSelector('#login-error');
       await checkPage(page, 'idp-login-error');
 
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'correct horse battery staple');
-      await Promise.all([
-        page.waitForLoadState('load'),
-        page.click('form[action$="/login"] button[type="submit"]'),
-      ]);
+      await signIn(page, 'correct horse battery staple');
       await page.waitForSelector('button[name="decision"][value="allow"]');
       expect(await page.textContent('main')).toContain('Signing out does not end the access');
       await checkPage(page, 'idp-consent');
@@ -172,13 +171,8 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
       await page.goto(sp.url);
       await Promise.all([page.waitForLoadState('load'), page.click('#login')]);
       await page.waitForSelector('input[name="username"]');
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'correct horse battery staple');
       await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
-      await Promise.all([
-        page.waitForLoadState('load'),
-        page.click('form[action$="/login"] button[type="submit"]'),
-      ]);
+      await signIn(page, 'correct horse battery staple');
       await page.waitForSelector('input[name="SAMLResponse"]', { state: 'attached' });
       await cdp.send('Emulation.setScriptExecutionDisabled', { value: false });
       expect(await heading(page)).toBe('Returning to the application…');

@@ -7,8 +7,8 @@
  * per process Node would print them at a user's first passkey page, in the middle of the log.
  * Every other warning, experimental or not, is printed as before.
  *
- * Only the executables (main.ts, cli.ts) install this: a library must not swallow the warnings
- * of the application that loads it.
+ * Only the executables install this (main.ts, cli.ts, and the test runner's setup file): a
+ * library must not swallow the warnings of the application that loads it.
  */
 
 /** The warnings dropped: WebCrypto's `supports` method and its ML-DSA algorithms. */
@@ -33,8 +33,16 @@ export function isExpectedExperimentalWarning(warning: string | Error, typeOrOpt
   return type === 'ExperimentalWarning' && EXPECTED.some((re) => re.test(message));
 }
 
-/** Drops the expected warnings from `process.emitWarning`, which Node's own warnings go through. */
+const INSTALLED = Symbol.for('pqid.dropExpectedExperimentalWarnings');
+
+/**
+ * Drops the expected warnings from `process.emitWarning`, which Node's own warnings go through.
+ * Once per process, however often it is called.
+ */
 export function dropExpectedExperimentalWarnings(): void {
+  const flags = process as unknown as Record<symbol, boolean>;
+  if (flags[INSTALLED]) return;
+  flags[INSTALLED] = true;
   const emit: EmitWarning = process.emitWarning.bind(process);
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     if (isExpectedExperimentalWarning(warning, rest[0])) return;
