@@ -3,7 +3,8 @@
  * screenshotted into test/artifacts/screenshots/ and checked with axe-core (serious or critical
  * violations fail): the landing page at the issuer URL, a browser's 404, an error page, an
  * expired sign-in, the login page (and its error), consent, the account page (its sign-out and
- * its way back), the sign-out question and the signed-out page, and the SAML POST page (with
+ * its way back), the sign-out question and the signed-out page, the "passkey required" page,
+ * and the SAML POST page (with
  * JavaScript off, where the person sees it). The passkey pages (sign-in, second factor, account
  * with passkeys) are checked the same way in passkey-browser.test.ts.
  * Skips without Chromium unless CI is set.
@@ -70,7 +71,7 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const authorize = (clientId: string) => {
+  const authorize = (clientId: string, extra: Record<string, string> = {}) => {
     const url = new URL(`${issuer}/authorize`);
     url.search = new URLSearchParams({
       client_id: clientId,
@@ -79,6 +80,7 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
       scope: 'openid profile offline_access',
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
+      ...extra,
     }).toString();
     return url.href;
   };
@@ -156,6 +158,12 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
       // Signed out for real: the account page asks for a sign-in again.
       await page.goto(`${issuer}/account`);
       await page.waitForSelector('input[name="username"]');
+
+      // Two factors asked of an account without a passkey: the page that says so.
+      await page.goto(authorize('pages-rp', { acr_values: 'urn:pqid:acr:mfa' }));
+      await signIn(page, 'correct horse battery staple');
+      expect(await heading(page)).toBe('A passkey is required');
+      await checkPage(page, 'idp-passkey-required');
     } finally {
       await context.close();
     }
