@@ -20,8 +20,8 @@ export class HeldLog {
 
   /** Writes `first` (the banner), then the lines held so far; later lines go straight out. */
   release(first = ''): void {
-    const held = this.#held ?? [];
+    const text = first + (this.#held ?? []).join('');
     this.#held = undefined;
-    this.#out.write(first + held.join(''));
+    if (text) this.#out.write(text);
   }
 }

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
+    held.release(); // a signal before the banner: what was logged still appears
     log.info({ signal, drainTimeoutMs: DRAIN_TIMEOUT_MS }, 'shutting down: draining in-flight requests');
     const server = idp.app.server;
     const idle = setInterval(() => server.closeIdleConnections(), 100);
