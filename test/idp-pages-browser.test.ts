@@ -3,7 +3,8 @@
  * screenshotted into test/artifacts/screenshots/ and checked with axe-core (serious or critical
  * violations fail): the landing page at the issuer URL, a browser's 404, an error page, an
  * expired sign-in, the login page (and its error), consent, the account page (its sign-out and
- * its way back), the sign-out question and the signed-out page, the "passkey required" page,
+ * its way back), the sign-out question and the signed-out page (plain, and with an
+ * application's front-channel logout frame), the "passkey required" page,
  * and the SAML POST page (with
  * JavaScript off, where the person sees it). The passkey pages (sign-in, second factor, account
  * with passkeys) are checked the same way in passkey-browser.test.ts.
@@ -57,6 +58,8 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
       client_name: 'Example Notes',
       redirect_uris: [`${appUrl}/cb`],
       token_endpoint_auth_method: 'none',
+      // Signing out then shows the front-channel page: the application's logout URI in a frame.
+      frontchannel_logout_uri: `${appUrl}/fc`,
     });
     await idp.app.listen({ port: idpPort, host: '127.0.0.1' });
     sp = await startExampleSp(idp, issuer, spPort);
@@ -116,6 +119,13 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
       await page.goto(`${issuer}/interaction/AAAAAAAAAAAAAAAAAAAAAA`);
       expect(await heading(page)).toBe('Sign-in expired');
       await checkPage(page, 'idp-sign-in-expired');
+
+      // A sign-out with no application to tell: the plain signed-out page.
+      await page.goto(`${issuer}/end_session`);
+      await checkPage(page, 'idp-sign-out-question');
+      await Promise.all([page.waitForLoadState('load'), page.click('button[name="logout"][value="yes"]')]);
+      expect(await heading(page)).toBe('Signed out');
+      await checkPage(page, 'idp-signed-out');
     } finally {
       await context.close();
     }
@@ -154,7 +164,8 @@ describe.skipIf(skipBrowser)("the IdP's pages in a browser, phone and desktop", 
       await checkPage(page, 'idp-sign-out');
       await Promise.all([page.waitForLoadState('load'), page.click('button[name="logout"][value="yes"]')]);
       expect(await heading(page)).toBe('Signed out');
-      await checkPage(page, 'idp-signed-out');
+      expect(await page.textContent('main')).toContain('Signing you out of these applications too');
+      await checkPage(page, 'idp-signed-out-frontchannel');
       // Signed out for real: the account page asks for a sign-in again.
       await page.goto(`${issuer}/account`);
       await page.waitForSelector('input[name="username"]');
