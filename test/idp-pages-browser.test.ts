@@ -4,10 +4,9 @@
  * violations fail): the landing page at the issuer URL, a browser's 404, an error page, an
  * expired sign-in, the login page (and its error), consent, the account page (its sign-out and
  * its way back), the sign-out question and the signed-out page (plain, and with an
- * application's front-channel logout frame), the "passkey required" page,
- * and the SAML POST page (with
- * JavaScript off, where the person sees it). The passkey pages (sign-in, second factor, account
- * with passkeys) are checked the same way in passkey-browser.test.ts.
+ * application's front-channel logout frame), the "passkey required" page, and the SAML POST page
+ * (with JavaScript off, where the person sees it). The passkey pages (sign-in, second factor,
+ * account with passkeys) are checked the same way in passkey-browser.test.ts.
  * Skips without Chromium unless CI is set.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
