@@ -9,8 +9,20 @@
  */
 const IDP = '^idp/src/';
 const LAYERS = [
-  ['entry', ['main\\.ts$', 'start\\.ts$', 'cli\\.ts$', 'index\\.ts$', 'cli/']],
-  ['app', ['app\\.ts$', 'server\\.ts$', 'health\\.ts$', 'seed\\.ts$', 'open-context\\.ts$']],
+  [
+    'entry',
+    [
+      'main\\.ts$',
+      'start\\.ts$',
+      'cli\\.ts$',
+      'index\\.ts$',
+      'cli/',
+      'banner\\.ts$',
+      'held-log\\.ts$',
+      'experimental-warnings\\.ts$',
+    ],
+  ],
+  ['app', ['app\\.ts$', 'server\\.ts$', 'health\\.ts$', 'landing\\.ts$', 'seed\\.ts$', 'open-context\\.ts$']],
   ['protocols', ['oidc/', 'saml/']],
   ['sign-in', ['signin/']],
   ['http', ['http/', 'operator-token\\.ts$']],

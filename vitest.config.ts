@@ -23,6 +23,7 @@ export default defineConfig({
     },
   },
   test: {
+    setupFiles: [src('./test/setup/experimental-warnings.ts')],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],

@@ -20,6 +20,7 @@ import { ARTIFACTS, CHROMIUM, launchChromium, skipBrowser } from './helpers/brow
 import { startExampleRp } from './helpers/examples.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
+import { checkPage } from './helpers/pages.ts';
 
 if (skipBrowser)
   console.warn(
@@ -106,6 +107,7 @@ describe.skipIf(skipBrowser)('passkeys in Chromium with a virtual authenticator'
     await page.goto(`${issuer}/account`);
     expect(await page.isVisible('text=You have no passkeys yet')).toBe(true);
     expect(await page.isVisible('button[data-passkey-start]')).toBe(false);
+    await checkPage(page, 'idp-account-enrol');
     const grace = (await idp.ctx.accounts.findByUsername('grace'))?.sub as string;
     await page.fill('#enrolment-code', await enrolmentCode(idp.ctx, grace));
     await Promise.all([
@@ -113,13 +115,14 @@ describe.skipIf(skipBrowser)('passkeys in Chromium with a virtual authenticator'
       page.click('form[action$="/enrol"] button'),
     ]);
     await page.waitForSelector('button[data-passkey-start]', { state: 'visible' });
+    await checkPage(page, 'idp-account-add-passkey');
     await page.fill('#passkey-name', 'Chromium virtual authenticator');
     await Promise.all([page.waitForURL(/\/account\?done=added$/), page.click('button[data-passkey-start]')]);
     expect(await text(page, '[role="status"]')).toBe('Your passkey was added.');
     expect(await text(page, 'li.passkey strong')).toBe('Chromium virtual authenticator');
     // More changes now take the passkey itself, not this password session.
     expect(await page.isVisible('text=Confirm with a passkey')).toBe(true);
-    await shot(page, 'account');
+    await checkPage(page, 'idp-account-passkeys');
 
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
@@ -155,6 +158,7 @@ describe.skipIf(skipBrowser)('passkeys in Chromium with a virtual authenticator'
     await page.goto(rp.url);
     await page.click('#login-session');
     await page.waitForSelector('button[data-passkey-start]', { state: 'visible' });
+    await checkPage(page, 'idp-login-passkey');
     // No username, no password: the discoverable credential names the user.
     await Promise.all([page.waitForURL(`${rp.url}/`), page.click('button[data-passkey-start]')]);
     await page.waitForSelector('#signed-in');
@@ -180,7 +184,7 @@ describe.skipIf(skipBrowser)('passkeys in Chromium with a virtual authenticator'
     expect(await text(page, '.notice')).toContain('asks for two factors');
     await passwordAtIdp(page, 'grace', 'correct horse battery staple');
     await page.waitForSelector('text=Confirm with your passkey');
-    await shot(page, 'second-factor');
+    await checkPage(page, 'idp-second-factor');
     await Promise.all([page.waitForURL(`${rp.url}/`), page.click('button[data-passkey-start]')]);
     await page.waitForSelector('#signed-in');
     expect(await text(page, '#acr')).toBe('urn:pqid:acr:mfa');

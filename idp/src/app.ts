@@ -82,21 +82,27 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     // at start, before any token needs it.
     const registered = await ctx.clients.list();
     const used = registered.flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
-    const createdKeys = await keys.ensure([
+    await keys.ensure([
       config.defaultSigningAlg,
       ...keys.placementAlgs(),
       ...resourceServerAlgs(config),
       ...used,
     ]);
     // The cold-path root: SAML certificates and metadata, the signed JWKS.
-    if (config.saml.enabled || config.keys.signedJwks)
-      createdKeys.push(...(await keys.ensure([keys.coldAlg()], 'root')));
+    if (config.saml.enabled || config.keys.signedJwks) await keys.ensure([keys.coldAlg()], 'root');
     const app = await buildServer(ctx, {
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       dpopNonceKey: dpopNonceKey(kek.key),
     });
     // Key operations so far (migration, first keys, purges) and from now on, in the server's log.
-    keys.auditTo((e) => app.log.info({ audit: 'keys', ...e }, auditMessage(e)));
+    // What this start generated, read from the same trail so that keys made while the routes are
+    // built (the SAML certificates' keys) count too: the banner marks every other key as reused.
+    const createdKeys: string[] = [];
+    let starting = true;
+    keys.auditTo((e) => {
+      if (starting && e.op === 'key.create' && e.kid) createdKeys.push(e.kid);
+      app.log.info({ audit: 'keys', ...e }, auditMessage(e));
+    });
     // SLH-DSA signing per token: say so at every start, with its cost measured here.
     await warnSlowHotPath(config, keys, registered, (m) => {
       app.log.warn({ code: 'PQID_SLOW_HOT_PATH' }, m);
@@ -113,6 +119,7 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       },
       onError: (err) => app.log.warn({ err }, 'purging expired records failed; will retry'),
     });
+    starting = false;
     return {
       app,
       ctx,

@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { endpoints, type IdpContext } from './context.ts';
 import { healthRoutes } from './health.ts';
+import { landingRoutes } from './landing.ts';
 import { loggerOptions } from './logging.ts';
 import { metricsFor } from './metrics.ts';
 import { BackchannelLogout } from './oidc/logout/backchannel.ts';
@@ -18,6 +19,8 @@ import { applySecurityHeaders, securityHeaders } from './security/headers.ts';
 import { accountRoutes } from './signin/account.ts';
 import { signInRoutes } from './signin/routes.ts';
 import { SignIn } from './signin/sign-in.ts';
+import { acceptsHtml, sendPage } from './ui/html.ts';
+import { notFoundPage } from './ui/pages.ts';
 
 export interface ServerOptions {
   /** Where logs go instead of stdout (tests). */
@@ -58,8 +61,11 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   // First, so every response gets them: routes, error and not-found handlers, /metrics, /healthz.
   await app.register(securityHeaders, { issuer: ctx.config.issuer });
   app.setErrorHandler(jsonErrorHandler);
-  app.setNotFoundHandler((_req, reply) =>
-    sendOAuthError(reply, new OAuthError('not_found', 'no such endpoint', 404)),
+  // A browser gets a page with the way home; every other client the OAuth error body.
+  app.setNotFoundHandler((req, reply) =>
+    req.method === 'GET' && acceptsHtml(req)
+      ? sendPage(reply, 404, notFoundPage(`${ctx.config.issuer}/`))
+      : sendOAuthError(reply, new OAuthError('not_found', 'no such endpoint', 404)),
   );
 
   // Before the route plugins, so their requests are timed too.
@@ -74,6 +80,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   app.addHook('onClose', () => backchannel.close());
   await app.register(
     async (scope) => {
+      await scope.register(landingRoutes, { ctx });
       await scope.register(signInRoutes, { ctx, signIn });
       await scope.register(accountRoutes, { ctx, signIn });
       await oidcRoutes(scope, { ctx, signIn, dpop, backchannel });

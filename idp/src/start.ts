@@ -1,8 +1,13 @@
 /** `npm start` (through main.ts): load configuration, start the provider, print how to use it. */
 import { configure } from '@pqid/jose';
 import { createIdp } from './app.ts';
-import { ConfigError, loadConfig, readEnvironment, redactDatabaseUrl } from './config/index.ts';
+import { bannerText } from './banner.ts';
+import { ConfigError, loadConfig, readEnvironment } from './config/index.ts';
+import { HeldLog } from './held-log.ts';
 import { bannerLines, mldsaBackendReport, NativeRequiredError } from './mldsa-backend.ts';
+
+/** The server's log until the banner is out; on a failed start, what was logged still appears. */
+const held = new HeldLog();
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...(process.argv[2] ? { file: process.argv[2] } : {}) });
@@ -12,7 +17,7 @@ async function main(): Promise<void> {
   // The fallback to another ML-DSA backend is reported once, as a structured log line below,
   // instead of @pqid/jose's process warning.
   configure({ backend, compositeMode, onWarning: null });
-  const idp = await createIdp(config, { warn: (m) => console.warn(`warning: ${m}`) });
+  const idp = await createIdp(config, { warn: (m) => console.warn(`warning: ${m}`), logStream: held });
   const log = idp.app.log;
   const mldsa = mldsaBackendReport();
   if (mldsa.fallback && !mldsa.native.available) {
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
+    held.release(); // a signal before the banner: what was logged still appears
     log.info({ signal, drainTimeoutMs: DRAIN_TIMEOUT_MS }, 'shutting down: draining in-flight requests');
     const server = idp.app.server;
     const idle = setInterval(() => server.closeIdleConnections(), 100);
@@ -65,36 +71,21 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   await idp.app.listen({ port: config.port, host: config.host });
 
-  const keys = idp.ctx.keys.list();
-  const lines = [
-    '',
-    `pqid OpenID Provider listening on http://${config.host}:${config.port}`,
-    `  issuer:      ${config.issuer}`,
-    `  discovery:   ${config.issuer}/.well-known/openid-configuration`,
-    `  data dir:    ${config.dataDir} (${config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : redactDatabaseUrl(config.databaseUrl)})`,
-    `  keys:        ${keys.map((k) => `${k.set} ${k.alg} (${k.kid.slice(0, 12)}…)`).join(', ')}${idp.createdKeys.length ? ' — generated now' : ' — reused'}`,
-    ...(config.saml.enabled || config.keys.signedJwks
-      ? [
-          `  cold path:   ${idp.ctx.keys.coldAlg()} root (${[
-            ...(config.saml.enabled ? ['SAML certificates and metadata'] : []),
-            ...(config.keys.signedJwks ? [`${config.issuer}/jwks.jwt`] : []),
-          ].join(', ')})`,
-        ]
-      : []),
-    ...bannerLines(mldsa),
-  ];
-  if (config.demo.enabled) {
-    lines.push(
-      `  demo user:   username "${config.demo.username}", password "${config.demo.password}"`,
-      `  demo client: client_id "${config.demo.clientId}", client_secret "${config.demo.clientSecret}" (client_secret_basic)`,
-      `               redirect_uri ${config.demo.redirectUri}, id_token_signed_response_alg ${idp.seed.client?.id_token_signed_response_alg ?? config.demo.idTokenSignedResponseAlg}`,
-      '  (demo credentials are for local use only; disable with PQID_DEMO=false)',
-    );
-  }
-  console.log(`${lines.join('\n')}\n`);
+  // Lines logged so far (key audit, listening, start-up warnings) follow the banner.
+  held.release(
+    bannerText({
+      config,
+      keys: idp.ctx.keys.list(),
+      created: idp.createdKeys,
+      coldAlg: idp.ctx.keys.coldAlg(),
+      mldsa: bannerLines(mldsa),
+      ...(idp.seed.client ? { demoIdTokenAlg: idp.seed.client.id_token_signed_response_alg } : {}),
+    }),
+  );
 }
 
 main().catch((e: unknown) => {
+  held.release();
   if (e instanceof ConfigError) {
     console.error(`pqid: configuration error: ${e.message}`);
     process.exit(2);

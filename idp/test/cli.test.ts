@@ -106,7 +106,25 @@ describe('pqid CLI (keys, clients)', () => {
     const c = JSON.parse(r.stdout);
     expect(c).toMatchObject({ token_endpoint_auth_method: 'none', require_pkce: true });
     expect(c).not.toHaveProperty('client_secret');
-    expect(r.stderr).not.toMatch(/warning/);
+    // No cookie warning; the only warning is the missing name, which defaults to the client_id.
+    expect(c.client_name).toBe(c.client_id);
+    expect(r.stderr.match(/warning.*/g)).toEqual([
+      'warning: no --name: the login and consent pages name this application by its client_id',
+    ]);
+    const named = await pqid(
+      'clients',
+      'add',
+      '--redirect-uri',
+      'https://spa.example/cb',
+      '--public',
+      '--alg',
+      'ES256',
+      '--name',
+      'Spa',
+    );
+    expect(named.code).toBe(0);
+    expect(JSON.parse(named.stdout).client_name).toBe('Spa');
+    expect(named.stderr).not.toMatch(/warning/);
   });
 
   it('rejects bad input with usage errors (exit 2)', async () => {

@@ -110,7 +110,13 @@ describe('OIDC features (inject)', () => {
       expect(page.body).toContain('<html lang="en">');
       expect(page.body).toMatch(/name="csrf" value="[^"]{20,}"/);
       expect(page.body).toContain('name="decision" value="allow"');
-      expect(page.body).toContain('Stay connected');
+      // True about what happens next: offline access outlives signing out (OIDC Core §11), for
+      // ttl.refreshToken (14 days by default), and signing out is not offered as the way back.
+      expect(page.body).toContain('Keep access when you are not using it, even after you sign out');
+      expect(page.body).toMatch(
+        /Signing out does not end the access[^<]*<strong>[^<]+<\/strong> keeps it for up to 14 days/,
+      );
+      expect(page.body).not.toContain('change your mind later by signing out');
       expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       const forged = await app.inject({
         method: 'POST',

@@ -328,7 +328,9 @@ describe('dynamic client registration (inject)', () => {
         id_token_signed_response_alg: 'ML-DSA-65-Ed25519',
       });
       expect(put.json().client_secret).toBeUndefined();
-      expect(put.json().client_name).toBeUndefined(); // a PUT replaces, it does not merge
+      // A PUT replaces, it does not merge: the name given at registration is gone, and people
+      // are shown the default, the client_id.
+      expect(put.json().client_name).toBe(a.client_id);
       const stored = await t.idp.ctx.clients.find(a.client_id);
       expect(stored && (await t.idp.ctx.clients.checkSecret(stored, a.client_secret))).toBe(true);
       expect(((await app.inject('/jwks')).json().keys as Jwk[]).map((k) => k.alg)).toContain(

@@ -101,6 +101,8 @@ async function add(rest: string[]): Promise<void> {
         throw new CliError('ERR_CLIENT_EXISTS', `client ${input.client_id} already exists; remove it first`);
       // Publishes every key its tokens may need (placement included) before it can get one.
       await reportAdded(ctx, await registerClient(ctx, input), needs);
+      if (input.client_name === undefined)
+        err('warning: no --name: the login and consent pages name this application by its client_id');
     }),
   );
 }

@@ -32,6 +32,8 @@ export type Party = 'operator' | 'registration' | 'update';
 export interface DefaultContext {
   /** The server's `defaultSigningAlg`. */
   defaultAlg: string;
+  /** The client's own id (assigned or chosen). */
+  clientId?: string;
 }
 
 export interface Attribute {
@@ -144,7 +146,16 @@ export const CLIENT_ATTRIBUTES = {
     check: scopeTokens,
     doc: 'the scopes the client may request',
   },
-  client_name: { type: text, setBy: ANYONE, store: 'set', doc: 'shown on the login page' },
+  client_name: {
+    type: text,
+    setBy: ANYONE,
+    store: 'always',
+    // People are always shown a name; a client registered without one is shown its client_id
+    // (and `pqid clients add` warns about it).
+    default: (ctx: DefaultContext) => ctx.clientId,
+    shown: 'the `client_id`',
+    doc: 'the application as the login, consent and sign-out pages name it',
+  },
   application_type: {
     type: oneOf(APPLICATION_TYPES),
     setBy: ANYONE,

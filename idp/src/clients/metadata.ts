@@ -130,7 +130,7 @@ export async function resolveClient(
   clientId: string,
   ctx: ResolveContext,
 ): Promise<Client> {
-  const values = withDefaults({ ...input, client_id: clientId }, ctx);
+  const values = withDefaults({ ...input, client_id: clientId }, { ...ctx, clientId });
   await checkMembers(values, ctx);
   const client = inTableOrder(values);
   checkTogether(client);

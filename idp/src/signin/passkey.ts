@@ -56,20 +56,29 @@ export function passkeyAmr(passkey: Pick<Passkey, 'backupEligible'>, userVerifie
 
 export class PasskeyFactor {
   readonly #ctx: IdpContext;
-  readonly rp: RelyingParty;
+  #rp: RelyingParty | undefined;
   readonly passkeys: Passkeys;
   readonly enrolments: Enrolments;
   readonly #challenges: Challenges;
 
   constructor(ctx: IdpContext) {
     this.#ctx = ctx;
-    this.rp = relyingParty(ctx.config);
     this.passkeys = passkeysOf(ctx);
     this.enrolments = new Enrolments(ctx.storage.adapter('PasskeyEnrolment'));
     this.#challenges = new Challenges(
       ctx.storage.adapter('WebAuthnChallenge'),
       ctx.config.passkeys.challengeTtl,
     );
+  }
+
+  /**
+   * Worked out at the first passkey page, not at start: whether ML-DSA is offered depends on a
+   * WebCrypto probe that Node still marks experimental, and a server that never shows a passkey
+   * page need not make it.
+   */
+  get rp(): RelyingParty {
+    this.#rp ??= relyingParty(this.#ctx.config);
+    return this.#rp;
   }
 
   get enabled(): boolean {

@@ -1,6 +1,6 @@
 /** Minimal server-side HTML: escaping, one accessible layout, and the security headers for it. */
 import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c] as string);
@@ -20,7 +20,18 @@ ul.scopes{padding-left:1.2rem}
 .notice{background:#eef4fc;border:1px solid #1a5fb4;padding:.6rem;border-radius:4px}
 p.or{text-align:center;margin:1.2rem 0 0}
 ul.passkeys{list-style:none;padding:0}li.passkey{border-top:1px solid #ddd;padding:.8rem 0}
-li.passkey button{margin-top:.5rem;width:auto;padding:.4rem 1rem}`;
+li.passkey button{margin-top:.5rem;width:auto;padding:.4rem 1rem}
+a{color:#1a5fb4}a:focus{outline:3px solid #1a5fb4;outline-offset:2px}
+ul.links{padding-left:1.2rem}ul.links li{margin:.6rem 0}
+nav.leave{display:flex;flex-wrap:wrap;gap:1rem;margin-top:2rem;padding-top:1rem;border-top:1px solid #ddd}
+h2{font-size:1.1rem;margin-top:1.8rem}
+@media (max-width:30rem){main{margin:0;border-radius:0;box-shadow:none;padding:1.25rem}}`;
+
+/** Whether the request is a browser's: it accepts HTML (a JSON client would not say so). */
+export const acceptsHtml = (req: FastifyRequest): boolean =>
+  String(req.headers.accept ?? '')
+    .toLowerCase()
+    .includes('text/html');
 
 /** A fixed inline script is allowed by its hash, so the CSP needs no 'unsafe-inline' for scripts. */
 export function inlineScript(code: string): { tag: string; hash: string } {

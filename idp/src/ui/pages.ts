@@ -95,3 +95,13 @@ ${iframes}
 ${next}`,
   );
 }
+
+/** A browser's 404: what happened, and the way to the landing page. */
+export function notFoundPage(landing: string): string {
+  return layout(
+    'Page not found',
+    `<h1>Page not found</h1>
+<p role="alert">There is no page at this address on this sign-in service.</p>
+<p><a href="${escapeHtml(landing)}">Go to the sign-in service's home page</a></p>`,
+  );
+}

@@ -40,6 +40,8 @@ export function showAccount(
     username: w.account.uid,
     csrf: w.csrf,
     passkeys: w.passkeys.map(listed),
+    signOut: `${steps.ctx.config.issuer}/end_session`,
+    landing: `${steps.ctx.config.issuer}/`,
     ...(register
       ? { register: { options: `${home}/passkeys/options`, action: `${home}/passkeys`, script: script.src } }
       : {}),

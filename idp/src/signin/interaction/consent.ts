@@ -23,6 +23,8 @@ export function showConsent(
       csrf: record.csrf,
       clientName: record.clientName,
       scopes: record.scopes,
+      keepAccessSeconds: steps.ctx.config.ttl.refreshToken,
+      accessSeconds: steps.ctx.config.ttl.accessToken,
       ...(record.resources ? { resources: record.resources } : {}),
     }),
     record.formTargets,

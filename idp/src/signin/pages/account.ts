@@ -26,6 +26,10 @@ export interface AccountPageInput {
   enrol?: string;
   message?: string;
   error?: string;
+  /** The end-session endpoint: signing out asks once more there (a link cannot carry a CSRF token). */
+  signOut: string;
+  /** The landing page at the issuer URL: the way back from here. */
+  landing: string;
 }
 
 const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
@@ -80,6 +84,11 @@ export function accountPage(input: AccountPageInput): string {
 ${input.message ? `<p class="notice" role="status">${escapeHtml(input.message)}</p>` : ''}${alert(input.error)}
 <h2>Passkeys</h2>
 ${rows ? `<ul class="passkeys">\n${rows}\n</ul>` : '<p>You have no passkeys yet. A passkey lets you sign in without a password, or confirm a sign-in as a second factor.</p>'}
-${input.register ? registerForm(input.register, input.csrf) : ''}${input.confirm ? confirmForm(input.confirm, input.csrf) : ''}${input.enrol ? enrolForm(input.enrol, input.csrf) : ''}`,
+${input.register ? registerForm(input.register, input.csrf) : ''}${input.confirm ? confirmForm(input.confirm, input.csrf) : ''}${input.enrol ? enrolForm(input.enrol, input.csrf) : ''}
+<nav class="leave" aria-label="Leave your account">
+<a href="${escapeHtml(input.signOut)}">Sign out</a>
+<a href="${escapeHtml(input.landing)}">Back to the sign-in service</a>
+</nav>
+<p class="muted">To go back to an application, open it again: you stay signed in here until you sign out.</p>`,
   );
 }

@@ -6,8 +6,19 @@ const SCOPE_TEXT: Record<string, string> = {
   openid: 'Know who you are (your account identifier)',
   profile: 'See your username and name',
   email: 'See your email address',
-  offline_access: 'Stay connected when you are not using it (keep access after you sign out)',
+  offline_access: 'Keep access when you are not using it, even after you sign out',
 };
+
+/** A lifetime in the largest whole unit a person would say: 14 days, 1 hour, 10 minutes. */
+export function duration(seconds: number): string {
+  const [n, unit] =
+    seconds >= 86400 && seconds % 86400 === 0
+      ? [seconds / 86400, 'day']
+      : seconds >= 3600 && seconds % 3600 === 0
+        ? [seconds / 3600, 'hour']
+        : [Math.max(1, Math.round(seconds / 60)), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
 
 export interface ConsentPageInput {
   action: string;
@@ -16,6 +27,23 @@ export interface ConsentPageInput {
   scopes: string[];
   /** Where the access would be used (RFC 8707 resource indicators); absent: this provider. */
   resources?: string[];
+  /** The refresh token's absolute lifetime (ttl.refreshToken): how long `offline_access` lasts. */
+  keepAccessSeconds: number;
+  /** The access token's lifetime (ttl.accessToken): how long access lasts without a refresh token. */
+  accessSeconds: number;
+}
+
+/**
+ * What is really possible afterwards. The answer is remembered for this application; signing
+ * out ends the session here but not a refresh token (OIDC Core §11: offline access outlives the
+ * session), which lasts until it expires or the application or an administrator revokes it.
+ */
+function afterwards(input: ConsentPageInput): string {
+  const name = `<strong>${escapeHtml(input.clientName)}</strong>`;
+  const keep = input.scopes.includes('offline_access')
+    ? ` Signing out does not end the access that continues while you are away: ${name} keeps it for up to ${duration(input.keepAccessSeconds)}, unless it disconnects your account sooner or an administrator of this server revokes it.`
+    : ` After you sign out, ${name} can use what it already received for up to ${duration(input.accessSeconds)}.`;
+  return `<p class="muted">This server remembers your answer for ${name}, so it may not ask again.${keep}</p>`;
 }
 
 export function consentPage(input: ConsentPageInput): string {
@@ -40,6 +68,6 @@ ${csrfField(input.csrf)}
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>
-<p class="muted">You can change your mind later by signing out of the application.</p>`,
+${afterwards(input)}`,
   );
 }
