@@ -14,12 +14,13 @@
  * library must not swallow the warnings of the application that loads it.
  */
 
-/** The warnings dropped: WebCrypto's `supports` method, its ML-DSA, ML-KEM and SHA-3 algorithms. */
+/**
+ * The warnings dropped: WebCrypto's new methods (`supports`, `getPublicKey`, the KEM operations)
+ * and its ML-DSA, ML-KEM, SHA-3 and cSHAKE algorithms.
+ */
 const EXPECTED = [
-  /^The supports Web Crypto API method is an experimental feature/,
-  /^The ML-DSA-(44|65|87) Web Crypto API algorithm is an experimental feature/,
-  /^The ML-KEM-(512|768|1024) Web Crypto API algorithm is an experimental feature/,
-  /^The SHA3-(256|384|512) Web Crypto API algorithm is an experimental feature/,
+  /^The (supports|getPublicKey|(en|de)capsulate(Bits|Key)) Web Crypto API method is an experimental feature/,
+  /^The (ML-DSA-(44|65|87)|ML-KEM-(512|768|1024)|SHA3-(256|384|512)|cSHAKE(128|256)) Web Crypto API algorithm is an experimental feature/,
 ];
 
 type EmitWarning = typeof process.emitWarning;
