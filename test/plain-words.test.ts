@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { repo } from './helpers/npm.ts';
 
 /** Patterns with what each catches; each must not match any ordinary use of its words. */
-export const INSIDER: ReadonlyArray<readonly [RegExp, string]> = [
+const INSIDER: ReadonlyArray<readonly [RegExp, string]> = [
   [
     /\bissue[- ]?#?\d+|\bissues\s+#?\d+\s*(,|and)\s*#?\d+/i,
     'a numbered issue ("issue 12", "issue-12", "issue #3")',
@@ -57,7 +57,7 @@ function trackedFiles(): string[] {
 }
 
 /** `file:line: text [what]` for every line a pattern matches. */
-export function insiderLines(file: string, text: string): string[] {
+function insiderLines(file: string, text: string): string[] {
   if (text.includes('\0')) return []; // binary
   const hits: string[] = [];
   text.split('\n').forEach((line, i) => {
