@@ -38,7 +38,7 @@ describe('pqid CLI (keys, clients)', () => {
   });
 
   it('clients add prints the client once with its secret, warns when tokens will not fit a cookie', async () => {
-    const r = await pqid(
+    const args = [
       'clients',
       'add',
       '--id',
@@ -47,11 +47,8 @@ describe('pqid CLI (keys, clients)', () => {
       'Web app',
       '--redirect-uri',
       'https://app.example/cb',
-      '--alg',
-      'ML-DSA-87',
-      '--access-token-format',
-      'jwt',
-    );
+    ];
+    const r = await pqid(...args, '--alg', 'ML-DSA-87', '--access-token-format', 'jwt', '--yes');
     expect(r.code).toBe(0);
     const client = JSON.parse(r.stdout);
     expect(client).toMatchObject({
@@ -72,6 +69,108 @@ describe('pqid CLI (keys, clients)', () => {
     const again = await pqid('clients', 'add', '--id', 'web', '--redirect-uri', 'https://app.example/cb');
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/ERR_CLIENT_EXISTS/);
+  });
+
+  it('clients add creates and activates a signing key only when told to (--yes), and says so', async () => {
+    // Not a terminal here (captured output): the command explains and names the flag.
+    const before = idp.ctx.keys.list('oidc').length;
+    const r = await pqid(
+      'clients',
+      'add',
+      '--id',
+      'ed448',
+      '--redirect-uri',
+      'https://a.example/cb',
+      '--alg',
+      'ML-DSA-87-Ed448',
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'adding this client creates and activates a new oidc signing key for ML-DSA-87-Ed448 (none exists yet)',
+    );
+    expect(r.stderr).toContain('--yes');
+    expect(await idp.ctx.clients.find('ed448')).toBeUndefined();
+    await idp.ctx.keys.load();
+    expect(idp.ctx.keys.list('oidc')).toHaveLength(before);
+    // With --yes it is created and published; a client of an algorithm that has a key needs no flag.
+    const yes = await pqid(
+      'clients',
+      'add',
+      '--id',
+      'ed448',
+      '--redirect-uri',
+      'https://a.example/cb',
+      '--alg',
+      'ML-DSA-87-Ed448',
+      '--yes',
+    );
+    expect(yes.code, yes.stderr).toBe(0);
+    await idp.ctx.keys.load();
+    expect(
+      idp.ctx.keys.list('oidc').filter((k) => k.alg === 'ML-DSA-87-Ed448' && k.status === 'active'),
+    ).toHaveLength(1);
+    const second = await pqid(
+      'clients',
+      'add',
+      '--redirect-uri',
+      'https://b.example/cb',
+      '--alg',
+      'ML-DSA-87-Ed448',
+    );
+    expect(second.code, second.stderr).toBe(0);
+  });
+
+  it('clients add --grant client_credentials: machine defaults, no ID-token warning', async () => {
+    const r = await pqid(
+      'clients',
+      'add',
+      '--id',
+      'm2m',
+      '--grant',
+      'client_credentials',
+      '--alg',
+      'ML-DSA-87', // has a key (the first test made it)
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(c).toMatchObject({ grant_types: ['client_credentials'], response_types: [], require_pkce: false });
+    expect(c.redirect_uris).toEqual([]);
+    expect(r.stderr).not.toMatch(/ID token|id_token_hint/);
+    // A client that signs users in keeps the code flow's defaults.
+    const web = await pqid('clients', 'add', '--redirect-uri', 'https://c.example/cb', '--alg', 'ML-DSA-87');
+    expect(JSON.parse(web.stdout)).toMatchObject({ response_types: ['code'], require_pkce: true });
+    expect(web.stderr).toMatch(/ML-DSA-87 ID token is ~[\d,]+ bytes/);
+  });
+
+  it('offers exactly the algorithms it accepts, and names the choices when one is unknown', async () => {
+    const help = await pqid('clients', '--help');
+    const offered = help.stdout.slice(help.stdout.indexOf('--alg ALG'), help.stdout.indexOf('--auth-method'));
+    // SLH-DSA is refused per token unless the operator allows it: the help offers it only so.
+    for (const alg of ['ML-DSA-44', 'ML-DSA-65-ES256', 'ES256', 'PS256']) expect(offered).toContain(alg);
+    expect(offered).not.toMatch(/SLH-DSA-SHA2|SLH-DSA-SHAKE/);
+    expect(offered).toContain('SLH-DSA only with keys.allowSlhDsaHotPath');
+    const slh = await pqid(
+      'clients',
+      'add',
+      '--redirect-uri',
+      'https://a.example/cb',
+      '--alg',
+      'SLH-DSA-SHA2-128s',
+    );
+    expect(slh.code).toBe(2);
+    expect(slh.stderr).toContain('keys.allowSlhDsaHotPath');
+    const typo = await pqid('clients', 'add', '--redirect-uri', 'https://a.example/cb', '--alg', 'ML-DSA-66');
+    expect(typo.code).toBe(2);
+    const listed = /choose one of ([^\n(]+)/
+      .exec(typo.stderr)?.[1]
+      ?.split(', ')
+      .map((s) => s.trim());
+    expect(listed).toContain('ML-DSA-65');
+    expect(listed?.some((a) => a.startsWith('SLH-DSA'))).toBe(false);
+    // keys rotate names its choices too.
+    const rotate = await pqid('keys', 'rotate', '--alg', 'ML-DSA-66');
+    expect(rotate.code).not.toBe(0);
+    expect(rotate.stderr).toMatch(/ML-DSA-66 is not available here; choose one of ML-DSA-44, ML-DSA-65/);
   });
 
   it('clients add --acr sets the minimum class; an unknown one is refused', async () => {
@@ -101,6 +200,7 @@ describe('pqid CLI (keys, clients)', () => {
       '--public',
       '--alg',
       'ES256',
+      '--yes',
     );
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout);

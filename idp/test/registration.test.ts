@@ -248,7 +248,9 @@ describe('dynamic client registration (inject)', () => {
         result: code,
         stdout,
         stderr,
-      } = await captureOutput(() => runCli(['clients', 'add', '--metadata', file], [clientsCommand]));
+      } = await captureOutput(() =>
+        runCli(['clients', 'add', '--metadata', file, '--yes'], [clientsCommand]),
+      );
       return { code, stderr, stdout };
     };
     try {

@@ -34,6 +34,21 @@ export const err = (s: string): void => {
 };
 export const json = (v: unknown): string => JSON.stringify(v, null, 2);
 
+/** `items` comma-separated in lines of at most `width` characters, each indented by `indent` spaces. */
+export function wrapList(items: readonly string[], indent: number, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, item] of items.entries()) {
+    const word = i < items.length - 1 ? `${item},` : item;
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
+}
+
 /** Runs `parseArgs`, turning its TypeErrors (unknown option, missing value, …) into usage errors. */
 export function parse<R>(f: () => R): R {
   try {

@@ -19,7 +19,8 @@ async function typicalToken(alg: string, claims: Record<string, unknown>, typ?: 
 }
 
 export interface FitReport {
-  idToken: TokenInspection;
+  /** Absent for a machine client (no code flow, so no ID token). */
+  idToken?: TokenInspection;
   accessToken?: TokenInspection;
   warnings: string[];
 }
@@ -28,31 +29,16 @@ export interface FitReport {
 export async function tokenFit(opts: {
   issuer: string;
   clientId: string;
-  idTokenAlg: string;
+  /** Set when the client gets ID tokens (the code flow). */
+  idTokenAlg?: string;
   /** Set when access tokens are JWTs (`jwt` or `auto`). */
   accessTokenAlg?: string;
   accessTokenFormat?: string;
   needs: readonly Transport[];
 }): Promise<FitReport> {
   const base = { iss: opts.issuer, sub: rand(16), aud: opts.clientId };
-  const idToken = inspectToken(
-    await typicalToken(opts.idTokenAlg, {
-      ...base,
-      auth_time: Math.floor(Date.now() / 1000),
-      nonce: rand(32),
-    }),
-  );
   const warnings: string[] = [];
-  const n = (b: number) => b.toLocaleString('en-US');
-  const id = idToken.fits;
-  if (opts.needs.includes('cookie') && !id.cookie.fits)
-    warnings.push(
-      `an ${opts.idTokenAlg} ID token is ~${n(idToken.bytes.token)} bytes; as a cookie it needs ${n(id.cookie.bytes)} > ${n(id.cookie.limit)} bytes: keep it in a server-side session or split it with chunkCookie (see examples/oidc-rp)`,
-    );
-  if (opts.needs.includes('url') && !id.urlConservative.fits)
-    warnings.push(
-      `a logout URL carrying an ${opts.idTokenAlg} id_token_hint is ~${n(id.url.bytes)} bytes > ${n(id.urlConservative.limit)} (conservative URL limit)${id.url.fits ? '' : ` and > ${n(id.url.limit)}`}: send end-session requests as POST`,
-    );
+  const idToken = opts.idTokenAlg ? await idTokenFit(opts.idTokenAlg, base, opts.needs, warnings) : undefined;
   let accessToken: TokenInspection | undefined;
   if (opts.accessTokenAlg && opts.accessTokenFormat && opts.accessTokenFormat !== 'reference') {
     accessToken = inspectToken(
@@ -63,6 +49,7 @@ export async function tokenFit(opts: {
       ),
     );
     const h = accessToken.fits.authorizationHeader;
+    const n = (b: number) => b.toLocaleString('en-US');
     if (opts.needs.includes('header') && !h.fits)
       warnings.push(
         opts.accessTokenFormat === 'auto'
@@ -70,5 +57,28 @@ export async function tokenFit(opts: {
           : `an ${opts.accessTokenAlg} JWT access token needs an Authorization header of ${n(h.bytes)} > ${n(h.limit)} bytes (nginx/Apache default): use --access-token-format auto or reference`,
       );
   }
-  return { idToken, ...(accessToken ? { accessToken } : {}), warnings };
+  return { ...(idToken ? { idToken } : {}), ...(accessToken ? { accessToken } : {}), warnings };
+}
+
+/** A typical ID token of `alg`, and a warning for each transport it does not fit. */
+async function idTokenFit(
+  alg: string,
+  base: Record<string, unknown>,
+  needs: readonly Transport[],
+  warnings: string[],
+): Promise<TokenInspection> {
+  const idToken = inspectToken(
+    await typicalToken(alg, { ...base, auth_time: Math.floor(Date.now() / 1000), nonce: rand(32) }),
+  );
+  const n = (b: number) => b.toLocaleString('en-US');
+  const id = idToken.fits;
+  if (needs.includes('cookie') && !id.cookie.fits)
+    warnings.push(
+      `an ${alg} ID token is ~${n(idToken.bytes.token)} bytes; as a cookie it needs ${n(id.cookie.bytes)} > ${n(id.cookie.limit)} bytes: keep it in a server-side session or split it with chunkCookie (see examples/oidc-rp)`,
+    );
+  if (needs.includes('url') && !id.urlConservative.fits)
+    warnings.push(
+      `a logout URL carrying an ${alg} id_token_hint is ~${n(id.url.bytes)} bytes > ${n(id.urlConservative.limit)} (conservative URL limit)${id.url.fits ? '' : ` and > ${n(id.url.limit)}`}: send end-session requests as POST`,
+    );
+  return idToken;
 }
