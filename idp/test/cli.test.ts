@@ -1,7 +1,9 @@
 /** `pqid keys …` and `pqid clients …` against the same storage a running server uses. */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { clients } from '../src/cli/clients.ts';
@@ -118,6 +120,34 @@ describe('pqid CLI (keys, clients)', () => {
       'ML-DSA-87-Ed448',
     );
     expect(second.code, second.stderr).toBe(0);
+  });
+
+  it('on a terminal, clients add asks before creating a key; "n" adds nothing', async (ctx) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      if (process.env.CI) throw new Error('util-linux `script` is needed for this test');
+      return ctx.skip('util-linux `script` (a pseudo-terminal) is not installed');
+    }
+    // The built CLI on a pseudo-terminal (`npm test` builds first), typing the answer.
+    const repo = fileURLToPath(new URL('../..', import.meta.url));
+    const add = (id: string, alg: string, answer: string) =>
+      spawnSync(
+        'script',
+        [
+          '-qec',
+          `'${process.execPath}' idp/dist/cli.js clients add --id ${id} --redirect-uri https://t.example/cb --alg ${alg}`,
+          '/dev/null',
+        ],
+        { cwd: repo, input: `${answer}\n`, encoding: 'utf8', timeout: 60_000 },
+      );
+    const no = add('asked-no', 'ML-DSA-44-ES256', 'n');
+    expect(no.stdout).toContain('creates and activates a new oidc signing key for ML-DSA-44-ES256');
+    expect(no.stdout).toContain('Create it? [y/N]');
+    expect(no.stdout).toContain('ERR_NOT_CONFIRMED');
+    expect(no.status).toBe(1);
+    expect(await idp.ctx.clients.find('asked-no')).toBeUndefined();
+    const yes = add('asked-yes', 'ML-DSA-44-ES256', 'y');
+    expect(yes.status, yes.stdout).toBe(0);
+    expect(yes.stdout).toContain('"client_id": "asked-yes"');
   });
 
   it('clients add --grant client_credentials: machine defaults, no ID-token warning', async () => {

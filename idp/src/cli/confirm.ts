@@ -2,10 +2,10 @@
  * A command that would create and activate a signing key as a side effect (a client or SP whose
  * algorithm has no key yet) says so first: the key is published at once and signs from then on,
  * which an operator should decide, not discover. On a terminal it asks; elsewhere (scripts, CI)
- * it needs `--yes` and says so.
+ * it needs `--yes` and says so. Declined, nothing changes (exit 1).
  */
 import { createInterface } from 'node:readline/promises';
-import { UsageError } from './common.ts';
+import { CliError, UsageError } from './common.ts';
 
 /** What the question is about: the algorithms without a key, and which set they would join. */
 export interface NewKeys {
@@ -24,12 +24,14 @@ export async function confirmNewKeys(keys: NewKeys, yes: boolean): Promise<void>
   const what = describe(keys);
   if (process.stdin.isTTY && process.stderr.isTTY) {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
+    let answer: string;
     try {
-      const answer = await rl.question(`${what}. Create it? [y/N] `);
-      if (/^y(es)?$/i.test(answer.trim())) return;
+      answer = await rl.question(`${what}. Create it? [y/N] `);
     } finally {
       rl.close();
     }
+    if (/^y(es)?$/i.test(answer.trim())) return;
+    throw new CliError('ERR_NOT_CONFIRMED', 'not confirmed: nothing was added and no key was created');
   }
   throw new UsageError(
     `${what}: run again with --yes to create it, or choose an algorithm that has a key (pqid keys list)`,
