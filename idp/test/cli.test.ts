@@ -17,6 +17,7 @@ async function pqid(...argv: string[]): Promise<{ code: number; stdout: string; 
   const { result: code, stdout, stderr } = await captureOutput(() => runCli(argv, [keys, clients]));
   return { code, stdout, stderr };
 }
+const addClient = (...argv: string[]) => pqid('clients', 'add', ...argv);
 
 describe('pqid CLI (keys, clients)', () => {
   const t = tempDir();
@@ -76,16 +77,8 @@ describe('pqid CLI (keys, clients)', () => {
   it('clients add creates and activates a signing key only when told to (--yes), and says so', async () => {
     // Not a terminal here (captured output): the command explains and names the flag.
     const before = idp.ctx.keys.list('oidc').length;
-    const r = await pqid(
-      'clients',
-      'add',
-      '--id',
-      'ed448',
-      '--redirect-uri',
-      'https://a.example/cb',
-      '--alg',
-      'ML-DSA-87-Ed448',
-    );
+    const ed448 = ['--id', 'ed448', '--redirect-uri', 'https://a.example/cb', '--alg', 'ML-DSA-87-Ed448'];
+    const r = await addClient(...ed448);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'adding this client creates and activates a new oidc signing key for ML-DSA-87-Ed448 (none exists yet)',
@@ -95,30 +88,13 @@ describe('pqid CLI (keys, clients)', () => {
     await idp.ctx.keys.load();
     expect(idp.ctx.keys.list('oidc')).toHaveLength(before);
     // With --yes it is created and published; a client of an algorithm that has a key needs no flag.
-    const yes = await pqid(
-      'clients',
-      'add',
-      '--id',
-      'ed448',
-      '--redirect-uri',
-      'https://a.example/cb',
-      '--alg',
-      'ML-DSA-87-Ed448',
-      '--yes',
-    );
+    const yes = await addClient(...ed448, '--yes');
     expect(yes.code, yes.stderr).toBe(0);
     await idp.ctx.keys.load();
     expect(
       idp.ctx.keys.list('oidc').filter((k) => k.alg === 'ML-DSA-87-Ed448' && k.status === 'active'),
     ).toHaveLength(1);
-    const second = await pqid(
-      'clients',
-      'add',
-      '--redirect-uri',
-      'https://b.example/cb',
-      '--alg',
-      'ML-DSA-87-Ed448',
-    );
+    const second = await addClient('--redirect-uri', 'https://b.example/cb', '--alg', 'ML-DSA-87-Ed448');
     expect(second.code, second.stderr).toBe(0);
   });
 
@@ -151,23 +127,15 @@ describe('pqid CLI (keys, clients)', () => {
   });
 
   it('clients add --grant client_credentials: machine defaults, no ID-token warning', async () => {
-    const r = await pqid(
-      'clients',
-      'add',
-      '--id',
-      'm2m',
-      '--grant',
-      'client_credentials',
-      '--alg',
-      'ML-DSA-87', // has a key (the first test made it)
-    );
+    // ML-DSA-87 has a key (the first test made it): no --yes needed.
+    const r = await addClient('--id', 'm2m', '--grant', 'client_credentials', '--alg', 'ML-DSA-87');
     expect(r.code, r.stderr).toBe(0);
     const c = JSON.parse(r.stdout);
     expect(c).toMatchObject({ grant_types: ['client_credentials'], response_types: [], require_pkce: false });
     expect(c.redirect_uris).toEqual([]);
     expect(r.stderr).not.toMatch(/ID token|id_token_hint/);
     // A client that signs users in keeps the code flow's defaults.
-    const web = await pqid('clients', 'add', '--redirect-uri', 'https://c.example/cb', '--alg', 'ML-DSA-87');
+    const web = await addClient('--redirect-uri', 'https://c.example/cb', '--alg', 'ML-DSA-87');
     expect(JSON.parse(web.stdout)).toMatchObject({ response_types: ['code'], require_pkce: true });
     expect(web.stderr).toMatch(/ML-DSA-87 ID token is ~[\d,]+ bytes/);
   });
@@ -179,17 +147,10 @@ describe('pqid CLI (keys, clients)', () => {
     for (const alg of ['ML-DSA-44', 'ML-DSA-65-ES256', 'ES256', 'PS256']) expect(offered).toContain(alg);
     expect(offered).not.toMatch(/SLH-DSA-SHA2|SLH-DSA-SHAKE/);
     expect(offered).toContain('SLH-DSA only with keys.allowSlhDsaHotPath');
-    const slh = await pqid(
-      'clients',
-      'add',
-      '--redirect-uri',
-      'https://a.example/cb',
-      '--alg',
-      'SLH-DSA-SHA2-128s',
-    );
+    const slh = await addClient('--redirect-uri', 'https://a.example/cb', '--alg', 'SLH-DSA-SHA2-128s');
     expect(slh.code).toBe(2);
     expect(slh.stderr).toContain('keys.allowSlhDsaHotPath');
-    const typo = await pqid('clients', 'add', '--redirect-uri', 'https://a.example/cb', '--alg', 'ML-DSA-66');
+    const typo = await addClient('--redirect-uri', 'https://a.example/cb', '--alg', 'ML-DSA-66');
     expect(typo.code).toBe(2);
     const listed = /choose one of ([^\n(]+)/
       .exec(typo.stderr)?.[1]
