@@ -158,6 +158,11 @@ describe('pqid CLI (keys, clients)', () => {
       .map((s) => s.trim());
     expect(listed).toContain('ML-DSA-65');
     expect(listed?.some((a) => a.startsWith('SLH-DSA'))).toBe(false);
+    // So do unknown subcommands.
+    expect((await pqid('clients', 'frobnicate')).stderr).toContain(
+      'unknown clients command "frobnicate"; choose add, list or remove',
+    );
+    expect((await pqid('keys')).stderr).toContain('keys needs list, rotate, remove, rekey or import');
     // keys rotate names its choices too.
     const rotate = await pqid('keys', 'rotate', '--alg', 'ML-DSA-66');
     expect(rotate.code).not.toBe(0);

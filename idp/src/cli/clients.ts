@@ -11,7 +11,17 @@ import { resolveAlg, type SigningPurpose } from '../keys/placement.ts';
 import { hotPathAlgorithms, isSlowSigner } from '../policy/algorithms.ts';
 import { mapErrors, parse } from './args.ts';
 import { ADD_OPTIONS, clientFromFlags } from './client-flags.ts';
-import { CliError, type Command, err, json, out, table, UsageError, wrapList } from './common.ts';
+import {
+  CliError,
+  type Command,
+  err,
+  json,
+  out,
+  table,
+  UsageError,
+  unknownSubcommand,
+  wrapList,
+} from './common.ts';
 import { confirmNewKeys } from './confirm.ts';
 import { withCli } from './open.ts';
 import { type Transport, tokenFit } from './token-fit.ts';
@@ -181,10 +191,6 @@ export const clients: Command = {
     if (sub === 'add') return add(rest);
     if (sub === 'list') return list(rest);
     if (sub === 'remove') return remove(rest);
-    throw new UsageError(
-      sub === undefined
-        ? 'clients needs add, list or remove'
-        : `unknown clients command ${JSON.stringify(sub)}`,
-    );
+    throw unknownSubcommand('clients', sub, ['add', 'list', 'remove']);
   },
 };

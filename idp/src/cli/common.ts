@@ -34,6 +34,20 @@ export const err = (s: string): void => {
 };
 export const json = (v: unknown): string => JSON.stringify(v, null, 2);
 
+/** A missing or unknown subcommand, answered with the ones there are. */
+export function unknownSubcommand(
+  command: string,
+  sub: string | undefined,
+  subs: readonly string[],
+): UsageError {
+  const list = `${subs.slice(0, -1).join(', ')} or ${subs.at(-1)}`;
+  return new UsageError(
+    sub === undefined
+      ? `${command} needs ${list}`
+      : `unknown ${command} command ${JSON.stringify(sub)}; choose ${list}`,
+  );
+}
+
 /** `items` comma-separated in lines of at most `width` characters, each indented by `indent` spaces. */
 export function wrapList(items: readonly string[], indent: number, width = 100): string {
   const lines: string[] = [];

@@ -11,7 +11,7 @@ import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from '../saml/constants.ts
 import { parseSpMetadata } from '../saml/sp-metadata.ts';
 import { registerSamlSp, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from '../saml/sps.ts';
 import { mapErrors, parse } from './args.ts';
-import { CliError, type Command, json, out, table, UsageError } from './common.ts';
+import { CliError, type Command, json, out, table, UsageError, unknownSubcommand } from './common.ts';
 import { confirmNewKeys } from './confirm.ts';
 import { withCli } from './open.ts';
 
@@ -160,10 +160,6 @@ export const samlSps: Command = {
       out(`removed ${entityId}`);
       return;
     }
-    throw new UsageError(
-      sub === undefined
-        ? 'saml-sps needs add, list or remove'
-        : `unknown saml-sps command ${JSON.stringify(sub)}`,
-    );
+    throw unknownSubcommand('saml-sps', sub, ['add', 'list', 'remove']);
   },
 };
