@@ -112,7 +112,7 @@ export const CLIENT_ATTRIBUTES = {
     setBy: ANYONE,
     store: 'always',
     required: true,
-    default: () => DEFAULT_GRANTS,
+    default: () => [...DEFAULT_GRANTS],
     check: grantTypes,
     doc: 'authorization_code, refresh_token, client_credentials',
   },
