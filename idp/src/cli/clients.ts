@@ -28,6 +28,7 @@ import { type Transport, tokenFit } from './token-fit.ts';
 
 const HELP = `Usage:
   pqid clients add --redirect-uri URL [--redirect-uri URL ...] [options]
+  pqid clients add --grant client_credentials [options]     (a machine client)
   pqid clients list [--json]
   pqid clients remove CLIENT_ID
 
