@@ -1,6 +1,6 @@
 /**
  * The example SP (examples/saml-sp, unmodified passport-saml behind @pqid/xmldsig's guard) against
- * the findings of the outside attack run (issue 15), over real HTTP:
+ * the findings of an outside attack run on the SAML endpoints, over real HTTP:
  *
  *   1. SAML messages in the query string of any route (passport-saml reads `req.query` first, and
  *      node-saml accepts an unsigned Redirect-binding LogoutRequest) must not end the session.
@@ -175,7 +175,7 @@ function logoutResponse() {
   );
 }
 
-describe('finding 1: SAML messages in the query string never reach node-saml; unsigned logout is refused', () => {
+describe('SAML messages in the query string never reach node-saml; unsigned logout is refused', () => {
   it('baseline: a fresh, solicited, validly signed Response signs in', async () => {
     await signedInBrowser();
   });
@@ -235,7 +235,7 @@ describe('finding 1: SAML messages in the query string never reach node-saml; un
   });
 });
 
-describe('finding 2: message shapes that cost node-saml quadratic work are refused before it runs', () => {
+describe('message shapes that cost node-saml quadratic work are refused before it runs', () => {
   const siblings = (n: number) => '<a/>'.repeat(n);
   const shapes: Array<[string, string]> = [
     ['20,000 empty siblings (80 KB inflated, 524 bytes deflated)', siblings(20_000)],
@@ -279,7 +279,7 @@ describe('finding 2: message shapes that cost node-saml quadratic work are refus
   );
 });
 
-describe('finding 3: Destination and Recipient must be this ACS (saml-profiles §4.1.4.3, saml-bindings §3.5.5.2)', () => {
+describe('Destination and Recipient must be this ACS (saml-profiles §4.1.4.3, saml-bindings §3.5.5.2)', () => {
   const other = () => `${spBase}/saml/other-acs`;
 
   it('a Response the IdP issued for another ACS of this SP (Destination and Recipient) is refused', async () => {

@@ -181,6 +181,14 @@ describe('verify usage errors', () => {
       const r = await pqid(['verify', '--jwks', keys.pub, '--alg', alg, token]);
       expect(r.code, alg).toBe(2);
     }
+    // An unknown one is answered with the choices, here and in keygen.
+    const typo = await pqid(['verify', '--jwks', keys.pub, '--alg', 'ML-DSA-66', token]);
+    expect(typo.stderr).toMatch(/unknown algorithm "ML-DSA-66" in --alg; choose from ML-DSA-44, ML-DSA-65, /);
+    const gen = await pqid(['keygen', '--alg', 'ML-DSA-66']);
+    expect(gen.code).toBe(2);
+    expect(gen.stderr).toMatch(
+      /unknown algorithm "ML-DSA-66"; choose one of ML-DSA-44, ML-DSA-65, .*SLH-DSA-SHA2-128s/,
+    );
   });
 
   it('without --jwks, or with an unknown option, is a usage error', async () => {

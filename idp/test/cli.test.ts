@@ -1,7 +1,9 @@
 /** `pqid keys …` and `pqid clients …` against the same storage a running server uses. */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { clients } from '../src/cli/clients.ts';
@@ -15,6 +17,7 @@ async function pqid(...argv: string[]): Promise<{ code: number; stdout: string; 
   const { result: code, stdout, stderr } = await captureOutput(() => runCli(argv, [keys, clients]));
   return { code, stdout, stderr };
 }
+const addClient = (...argv: string[]) => pqid('clients', 'add', ...argv);
 
 describe('pqid CLI (keys, clients)', () => {
   const t = tempDir();
@@ -38,7 +41,7 @@ describe('pqid CLI (keys, clients)', () => {
   });
 
   it('clients add prints the client once with its secret, warns when tokens will not fit a cookie', async () => {
-    const r = await pqid(
+    const args = [
       'clients',
       'add',
       '--id',
@@ -47,11 +50,8 @@ describe('pqid CLI (keys, clients)', () => {
       'Web app',
       '--redirect-uri',
       'https://app.example/cb',
-      '--alg',
-      'ML-DSA-87',
-      '--access-token-format',
-      'jwt',
-    );
+    ];
+    const r = await pqid(...args, '--alg', 'ML-DSA-87', '--access-token-format', 'jwt', '--yes');
     expect(r.code).toBe(0);
     const client = JSON.parse(r.stdout);
     expect(client).toMatchObject({
@@ -72,6 +72,101 @@ describe('pqid CLI (keys, clients)', () => {
     const again = await pqid('clients', 'add', '--id', 'web', '--redirect-uri', 'https://app.example/cb');
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/ERR_CLIENT_EXISTS/);
+  });
+
+  it('clients add creates and activates a signing key only when told to (--yes), and says so', async () => {
+    // Not a terminal here (captured output): the command explains and names the flag.
+    const before = idp.ctx.keys.list('oidc').length;
+    const ed448 = ['--id', 'ed448', '--redirect-uri', 'https://a.example/cb', '--alg', 'ML-DSA-87-Ed448'];
+    const r = await addClient(...ed448);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'adding this client creates and activates a new oidc signing key for ML-DSA-87-Ed448 (none exists yet)',
+    );
+    expect(r.stderr).toContain('--yes');
+    expect(await idp.ctx.clients.find('ed448')).toBeUndefined();
+    await idp.ctx.keys.load();
+    expect(idp.ctx.keys.list('oidc')).toHaveLength(before);
+    // With --yes it is created and published; a client of an algorithm that has a key needs no flag.
+    const yes = await addClient(...ed448, '--yes');
+    expect(yes.code, yes.stderr).toBe(0);
+    await idp.ctx.keys.load();
+    expect(
+      idp.ctx.keys.list('oidc').filter((k) => k.alg === 'ML-DSA-87-Ed448' && k.status === 'active'),
+    ).toHaveLength(1);
+    const second = await addClient('--redirect-uri', 'https://b.example/cb', '--alg', 'ML-DSA-87-Ed448');
+    expect(second.code, second.stderr).toBe(0);
+  });
+
+  it('on a terminal, clients add asks before creating a key; "n" adds nothing', async (ctx) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      if (process.env.CI) throw new Error('util-linux `script` is needed for this test');
+      return ctx.skip('util-linux `script` (a pseudo-terminal) is not installed');
+    }
+    // The built CLI on a pseudo-terminal (`npm test` builds first), typing the answer.
+    const repo = fileURLToPath(new URL('../..', import.meta.url));
+    const add = (id: string, alg: string, answer: string) =>
+      spawnSync(
+        'script',
+        [
+          '-qec',
+          `'${process.execPath}' idp/dist/cli.js clients add --id ${id} --redirect-uri https://t.example/cb --alg ${alg}`,
+          '/dev/null',
+        ],
+        { cwd: repo, input: `${answer}\n`, encoding: 'utf8', timeout: 60_000 },
+      );
+    const no = add('asked-no', 'ML-DSA-44-ES256', 'n');
+    expect(no.stdout).toContain('creates and activates a new oidc signing key for ML-DSA-44-ES256');
+    expect(no.stdout).toContain('Create it? [y/N]');
+    expect(no.stdout).toContain('ERR_NOT_CONFIRMED');
+    expect(no.status).toBe(1);
+    expect(await idp.ctx.clients.find('asked-no')).toBeUndefined();
+    const yes = add('asked-yes', 'ML-DSA-44-ES256', 'y');
+    expect(yes.status, yes.stdout).toBe(0);
+    expect(yes.stdout).toContain('"client_id": "asked-yes"');
+  });
+
+  it('clients add --grant client_credentials: machine defaults, no ID-token warning', async () => {
+    // ML-DSA-87 has a key (the first test made it): no --yes needed.
+    const r = await addClient('--id', 'm2m', '--grant', 'client_credentials', '--alg', 'ML-DSA-87');
+    expect(r.code, r.stderr).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(c).toMatchObject({ grant_types: ['client_credentials'], response_types: [], require_pkce: false });
+    expect(c.redirect_uris).toEqual([]);
+    expect(r.stderr).not.toMatch(/ID token|id_token_hint/);
+    // A client that signs users in keeps the code flow's defaults.
+    const web = await addClient('--redirect-uri', 'https://c.example/cb', '--alg', 'ML-DSA-87');
+    expect(JSON.parse(web.stdout)).toMatchObject({ response_types: ['code'], require_pkce: true });
+    expect(web.stderr).toMatch(/ML-DSA-87 ID token is ~[\d,]+ bytes/);
+  });
+
+  it('offers exactly the algorithms it accepts, and names the choices when one is unknown', async () => {
+    const help = await pqid('clients', '--help');
+    const offered = help.stdout.slice(help.stdout.indexOf('--alg ALG'), help.stdout.indexOf('--auth-method'));
+    // SLH-DSA is refused per token unless the operator allows it: the help offers it only so.
+    for (const alg of ['ML-DSA-44', 'ML-DSA-65-ES256', 'ES256', 'PS256']) expect(offered).toContain(alg);
+    expect(offered).not.toMatch(/SLH-DSA-SHA2|SLH-DSA-SHAKE/);
+    expect(offered).toContain('SLH-DSA only with keys.allowSlhDsaHotPath');
+    const slh = await addClient('--redirect-uri', 'https://a.example/cb', '--alg', 'SLH-DSA-SHA2-128s');
+    expect(slh.code).toBe(2);
+    expect(slh.stderr).toContain('keys.allowSlhDsaHotPath');
+    const typo = await addClient('--redirect-uri', 'https://a.example/cb', '--alg', 'ML-DSA-66');
+    expect(typo.code).toBe(2);
+    const listed = /choose one of ([^\n(]+)/
+      .exec(typo.stderr)?.[1]
+      ?.split(', ')
+      .map((s) => s.trim());
+    expect(listed).toContain('ML-DSA-65');
+    expect(listed?.some((a) => a.startsWith('SLH-DSA'))).toBe(false);
+    // So do unknown subcommands.
+    expect((await pqid('clients', 'frobnicate')).stderr).toContain(
+      'unknown clients command "frobnicate"; choose add, list or remove',
+    );
+    expect((await pqid('keys')).stderr).toContain('keys needs list, rotate, remove, rekey or import');
+    // keys rotate names its choices too.
+    const rotate = await pqid('keys', 'rotate', '--alg', 'ML-DSA-66');
+    expect(rotate.code).not.toBe(0);
+    expect(rotate.stderr).toMatch(/ML-DSA-66 is not available here; choose one of ML-DSA-44, ML-DSA-65/);
   });
 
   it('clients add --acr sets the minimum class; an unknown one is refused', async () => {
@@ -101,6 +196,7 @@ describe('pqid CLI (keys, clients)', () => {
       '--public',
       '--alg',
       'ES256',
+      '--yes',
     );
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout);

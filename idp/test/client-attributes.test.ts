@@ -110,7 +110,7 @@ describe('the client attribute table', () => {
     expectTypeOf<ClientInput['client_secret']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<Client>().not.toHaveProperty('client_secret');
     expectTypeOf<Client['grant_types']>().toEqualTypeOf<GrantType[]>();
-    expectTypeOf<Client['response_types']>().toEqualTypeOf<['code']>();
+    expectTypeOf<Client['response_types']>().toEqualTypeOf<['code'] | []>();
     expectTypeOf<Client['access_token_format']>().toEqualTypeOf<AccessTokenFormat | undefined>();
     expectTypeOf<Client['client_id_issued_at']>().toEqualTypeOf<number | undefined>();
   });

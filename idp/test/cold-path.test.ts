@@ -1,5 +1,5 @@
 /**
- * The cold path (issue 14, item 2): a new store's root is SLH-DSA-SHA2-128s; it certifies the
+ * The cold path: a new store's root is SLH-DSA-SHA2-128s; it certifies the
  * ML-DSA SAML keys, signs the metadata and the signed JWKS (OpenID Federation's Signed JWK Set at
  * /jwks.jwt), each signed once per change and cached. Checked with independent verifiers: OpenSSL
  * (node:crypto X509Certificate) for the certificates, @noble/post-quantum for the JWS. SLH-DSA on

@@ -1,7 +1,7 @@
 /**
  * A sealed composite key signs the way the same key signs outside the key manager: whole, in
- * one native task, where the backend does (issue 12 item 2). The key manager keeps every key
- * behind the signer interface (issue 14), and a composite there once signed as two delegated
+ * one native task, where the backend does. The key manager keeps every key
+ * behind the signer interface, and a composite there once signed as two delegated
  * halves, the traditional one through node:crypto on the event loop. A composite whose halves
  * are in a KMS still signs as two delegated halves. Counted with `mldsa.stats().compositeSigns`;
  * tokens are checked by the verifier too.

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 3: no hot path expands an ML-DSA seed per signature. Expanding a seed (FIPS 204
+ * No hot path expands an ML-DSA seed per signature. Expanding a seed (FIPS 204
  * KeyGen) costs about as much as a signature, so the IdP must sign with keys prepared once. This
  * signs many tokens (client_credentials and refresh_token, JWT access tokens and ID tokens, every
  * ML-DSA and composite algorithm) and SAML responses and metadata (every ML-DSA algorithm), and

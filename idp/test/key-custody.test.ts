@@ -1,5 +1,5 @@
 /**
- * The key manager signs through the signer interface (issue 14, item 5): sealed keys through the
+ * The key manager signs through the signer interface: sealed keys through the
  * local signer, KMS-style keys through a configured external provider — here test-kms, a module
  * signer with @pqid/jose's local signer behind it (no KMS is reachable from CI). Tokens are
  * checked with independent verifiers (@noble/post-quantum for ML-DSA, panva's jose for ES256);

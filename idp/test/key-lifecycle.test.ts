@@ -1,5 +1,5 @@
 /**
- * Key lifecycle an operator runs (issue 14, item 4), on SQLite and PostgreSQL: rotations locked
+ * Key lifecycle an operator runs, on SQLite and PostgreSQL: rotations locked
  * across instances (two at once make one next key), `remove` (refuses the active key), `rekey`
  * (every sealed key re-sealed under a new KEK, all or nothing, while instances keep running),
  * and an audit line for every operation that never carries key material or a KEK.

@@ -1,5 +1,5 @@
 /**
- * Key sets per purpose (issue 15, finding 6; issue 14's key-sets item): OIDC token-signing keys
+ * Key sets per purpose: OIDC token-signing keys
  * are published in /jwks, SAML signing certificates only in the SAML metadata, and the SAML root
  * is a key of its own, used only on the cold path (certificates, metadata) and published in
  * neither unless configured. Rotating by algorithm never touches the root. A key store written

@@ -1,5 +1,5 @@
 /**
- * The PKCS#11 signer against a real soft token (issue 14, item 5): kryoptic, built by
+ * The PKCS#11 signer against a real soft token: kryoptic, built by
  * scripts/pkcs11-token.sh (CI builds it; locally the test is skipped, saying so, until it is).
  * Keys are generated on the token as sensitive and non-extractable; ID and access tokens, the
  * SLH-DSA root's certificates and the metadata are signed there, and checked with independent

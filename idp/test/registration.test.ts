@@ -147,6 +147,22 @@ describe('dynamic client registration (inject)', () => {
     expect(tok.statusCode, tok.body).toBe(200);
   });
 
+  it('a machine client gets machine defaults: no response types, no PKCE', async () => {
+    const r = await register({ redirect_uris: [], grant_types: ['client_credentials'], scope: 'profile' });
+    // A machine client: the code flow's defaults do not apply (RFC 7591 §2.1 pairs no response type
+    // with client_credentials); the code grant without the code response type is refused.
+    expect(r.json()).toMatchObject({ response_types: [], require_pkce: false });
+    const mixed = await register({
+      redirect_uris: [RP],
+      grant_types: ['authorization_code'],
+      response_types: [],
+    });
+    expect(mixed.json()).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: 'the authorization_code grant needs response_types ["code"]',
+    });
+  });
+
   it('a registered client introspects only its own tokens (RFC 7662 §2.2, §4)', async () => {
     // Registering is not being a resource server the operator authorised: without this, any
     // registrant could read the subject, scope and audience of any access token it holds.
@@ -248,7 +264,9 @@ describe('dynamic client registration (inject)', () => {
         result: code,
         stdout,
         stderr,
-      } = await captureOutput(() => runCli(['clients', 'add', '--metadata', file], [clientsCommand]));
+      } = await captureOutput(() =>
+        runCli(['clients', 'add', '--metadata', file, '--yes'], [clientsCommand]),
+      );
       return { code, stderr, stdout };
     };
     try {

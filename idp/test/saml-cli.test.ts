@@ -67,7 +67,19 @@ describe('pqid saml-sps', () => {
   it('adds from metadata, lists, removes', async () => {
     const file = join(dir.dir, 'sp.xml');
     writeFileSync(file, SP_METADATA);
-    const added = JSON.parse(await run(['add', '--metadata', file, '--alg', 'RS256', '--sign', 'assertion']));
+    // ML-DSA-87 has no SAML key (nor is it one the server makes at start: the default and
+    // saml.metadataAlgs): adding the SP would create and activate one, so it asks for --yes.
+    const slow = ['add', '--metadata', file, '--alg', 'ML-DSA-87'];
+    await expect(run(slow)).rejects.toThrow(
+      /adding this SP creates and activates a new saml signing key for ML-DSA-87 \(none exists yet\).*--yes/,
+    );
+    expect(JSON.parse(await run(['list', '--json']))).toEqual([]);
+    expect(JSON.parse(await run([...slow, '--yes']))).toMatchObject({ signatureAlgorithm: 'ML-DSA-87' });
+    expect(await run(['remove', 'https://app.example.com/saml'])).toContain('removed');
+    // RS256 is in saml.metadataAlgs: its key is made at every start, so no question.
+    const args = ['add', '--metadata', file, '--alg', 'RS256', '--sign', 'assertion'];
+    expect(JSON.parse(await run(['list', '--json']))).toEqual([]);
+    const added = JSON.parse(await run(args));
     expect(added).toMatchObject({
       entityId: 'https://app.example.com/saml',
       signatureAlgorithm: 'RS256',
@@ -80,7 +92,9 @@ describe('pqid saml-sps', () => {
     expect(JSON.parse(await run(['list', '--json']))).toEqual([]);
   }, 30_000);
   it('usage errors', async () => {
-    await expect(run(['add', '--metadata', 'x', '--alg', 'HS256'])).rejects.toThrow(/--alg/);
+    await expect(run(['add', '--metadata', 'x', '--alg', 'HS256'])).rejects.toThrow(
+      /--alg must be one of ML-DSA-44, .*RS256, ES256 \(SLH-DSA-SHA2-128f, .* only with keys.allowSlhDsaHotPath\)/,
+    );
     await expect(run(['frobnicate'])).rejects.toThrow(/unknown/);
   });
 });

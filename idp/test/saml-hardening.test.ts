@@ -1,5 +1,5 @@
 /**
- * The IdP side of issue 15's outside attack run, over fastify inject:
+ * The IdP side of the findings of an outside attack run on the SAML endpoints, over fastify inject:
  *
  *   2. Work limits: AuthnRequests and LogoutRequests whose shape would cost quadratic work
  *      (20,000 siblings, deep nesting, attribute floods) are refused on both bindings with an error
@@ -131,7 +131,7 @@ function expectConfirmPage(r: { statusCode: number; body: string }) {
   return { action, csrf };
 }
 
-describe('finding 4: front-channel LogoutRequests must be authenticated', () => {
+describe('front-channel LogoutRequests must be authenticated', () => {
   it('a forged unsigned LogoutRequest (any transient NameID, no SessionIndex) over GET does not end the session', async () => {
     const { session } = await signedIn();
     const forged = logoutRequestXml({ nameId: '_anything', format: NAMEID_FORMAT.transient });
@@ -258,7 +258,7 @@ describe('finding 4: front-channel LogoutRequests must be authenticated', () => 
   }
 });
 
-describe('finding 5: a signed AuthnRequest must carry Destination', () => {
+describe('a signed AuthnRequest must carry Destination', () => {
   const signedXml = (destination?: null) =>
     authnRequestXml({ issuer: SIGNED_SP, acs: SIGNED_ACS, ...(destination === null ? { destination } : {}) });
 
@@ -294,7 +294,7 @@ describe('finding 5: a signed AuthnRequest must carry Destination', () => {
   });
 });
 
-describe('finding 2: requests whose shape would cost quadratic work are refused before parsing', () => {
+describe('requests whose shape would cost quadratic work are refused before parsing', () => {
   // Within saml.maxRequestBytes and the 64 KiB body limit (base64), so the shape is what refuses them.
   const SHAPES: Array<[string, string]> = [
     ['10,000 empty siblings', '<a/>'.repeat(10_000)],

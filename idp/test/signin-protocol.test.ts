@@ -1,6 +1,6 @@
 /**
- * Where sign-in (passkeys, step-up, acr/amr: issue 16) meets the protocol extensions (DPoP, PAR,
- * JAR, resource indicators, `sid` and back-channel logout, dynamic registration: issue 13),
+ * Where sign-in (passkeys, step-up, acr/amr) meets the protocol extensions (DPoP, PAR,
+ * JAR, resource indicators, `sid` and back-channel logout, dynamic registration),
  * fastify inject: `default_acr_values` through dynamic registration, validated like
  * `pqid clients add --acr`; step-up demanded by a pushed request and by a signed request
  * object's `claims`; acr/amr in DPoP-bound, resource-restricted access tokens; one `sid` across

@@ -1,7 +1,7 @@
 /**
  * SQLite writes under concurrency and crashes: single use stays exact when consumes race,
  * a revocation leaves nothing of its grant, and a crash (SIGKILL) never loses a write whose caller
- * was answered. (A group commit per event-loop turn was tried for issue 12 and measured no gain
+ * was answered. (A group commit per event-loop turn was tried and measured no gain
  * in CPU per token at the load suite's concurrency: docs/LOAD.md.)
  */
 import { spawnSync } from 'node:child_process';

@@ -35,6 +35,7 @@ export const ADD_OPTIONS = {
   'frontchannel-logout-uri': { type: 'string' },
   metadata: { type: 'string' },
   fits: { type: 'string' },
+  yes: { type: 'boolean', default: false },
   config: { type: 'string' },
 } as const;
 

@@ -4,26 +4,40 @@
  * both go through the one validation every registration uses (clients/clients.ts).
  */
 import { accessTokenAlgOf, type Client, describeClient } from '../clients/clients.ts';
-import { registerClient } from '../clients/register.ts';
+import { clientKeyAlgs, registerClient } from '../clients/register.ts';
 import type { IdpContext } from '../context.ts';
 import { measureSignature } from '../keys/hot-path.ts';
 import { resolveAlg, type SigningPurpose } from '../keys/placement.ts';
-import { isSlowSigner } from '../policy/algorithms.ts';
+import { hotPathAlgorithms, isSlowSigner } from '../policy/algorithms.ts';
 import { mapErrors, parse } from './args.ts';
 import { ADD_OPTIONS, clientFromFlags } from './client-flags.ts';
-import { CliError, type Command, err, json, out, table, UsageError } from './common.ts';
+import {
+  CliError,
+  type Command,
+  err,
+  json,
+  out,
+  table,
+  UsageError,
+  unknownSubcommand,
+  wrapList,
+} from './common.ts';
+import { confirmNewKeys } from './confirm.ts';
 import { withCli } from './open.ts';
 import { type Transport, tokenFit } from './token-fit.ts';
 
 const HELP = `Usage:
   pqid clients add --redirect-uri URL [--redirect-uri URL ...] [options]
+  pqid clients add --grant client_credentials [options]     (a machine client)
   pqid clients list [--json]
   pqid clients remove CLIENT_ID
 
 add options:
   --id ID                     client_id (default: random)
   --name NAME                 client_name shown on the login page
-  --alg ALG                   id_token_signed_response_alg (default: the server's defaultSigningAlg)
+  --alg ALG                   id_token_signed_response_alg (default: the server's defaultSigningAlg):
+${wrapList(hotPathAlgorithms(false), 30)}
+                              (SLH-DSA only with keys.allowSlhDsaHotPath)
   --auth-method METHOD        client_secret_basic (default), client_secret_post, private_key_jwt, none
   --public                    a public client (browser or native app): --auth-method none, PKCE required
   --access-token-format FMT   reference (default), jwt (RFC 9068) or auto (reference when the JWT
@@ -44,6 +58,11 @@ add options:
   --metadata FILE             client metadata as JSON (RFC 7591 members); flags override it
   --fits cookie,header,url    where the client must carry its tokens (default cookie,header);
                               a warning on stderr when the chosen algorithm's tokens do not fit
+  --yes                       create and activate a signing key when the client's algorithm has
+                              none yet (asked on a terminal; refused without --yes elsewhere)
+
+A client with only --grant client_credentials is a machine client: no redirect URI, no ID
+tokens, response_types [] and no PKCE.
 
 add prints the client as JSON on stdout. A generated client_secret is shown this one time
 only: the IdP stores its scrypt hash. Every command also takes --config FILE.`;
@@ -57,12 +76,15 @@ async function reportAdded(
   const { client, clientSecret } = added;
   const place = (purpose: Exclude<SigningPurpose, 'cold'>, alg: string) =>
     resolveAlg(ctx.keys.placement, purpose, alg, ctx.config.defaultSigningAlg);
-  const idTokenAlg = place('id_token', client.id_token_signed_response_alg);
+  // A machine client (no code flow) gets no ID tokens: nothing to warn about there.
+  const idTokenAlg = client.grant_types.includes('authorization_code')
+    ? place('id_token', client.id_token_signed_response_alg)
+    : undefined;
   const accessTokenAlg = place('access_token', accessTokenAlgOf(client, ctx.config.accessTokenSigningAlg));
   const fit = await tokenFit({
     issuer: ctx.config.issuer,
     clientId: client.client_id,
-    idTokenAlg,
+    ...(idTokenAlg ? { idTokenAlg } : {}),
     accessTokenAlg,
     accessTokenFormat: client.access_token_format ?? 'reference',
     needs,
@@ -77,7 +99,7 @@ async function reportAdded(
   // SLH-DSA per token (allowed by keys.allowSlhDsaHotPath, else registration refused it).
   const jwtAccessTokens = (client.access_token_format ?? 'reference') !== 'reference';
   for (const alg of new Set([idTokenAlg, ...(jwtAccessTokens ? [accessTokenAlg] : [])]))
-    if (isSlowSigner(alg)) {
+    if (alg !== undefined && isSlowSigner(alg)) {
       const ms = await measureSignature(ctx.keys, alg);
       err(
         `warning: every ${alg} token costs ${ms.toFixed(1)} ms of signing CPU on this machine (at most ${Math.floor(1000 / ms)} per core-second); SLH-DSA belongs on the cold path (docs/KEYS.md, "SLH-DSA on the hot path")`,
@@ -99,7 +121,14 @@ async function add(rest: string[]): Promise<void> {
     withCli({ configFile: values.config, withKeys: true }, async (ctx) => {
       if (input.client_id !== undefined && (await ctx.clients.find(input.client_id)))
         throw new CliError('ERR_CLIENT_EXISTS', `client ${input.client_id} already exists; remove it first`);
-      // Publishes every key its tokens may need (placement included) before it can get one.
+      // Publishes every key its tokens may need (placement included) before it can get one:
+      // a new one only when the operator agreed. The default and placement's algorithms are
+      // exempt: every server start makes those keys anyway.
+      const always = new Set([ctx.config.defaultSigningAlg, ...ctx.keys.placementAlgs()]);
+      const missing = ctx.keys
+        .missing(clientKeyAlgs(ctx, await ctx.clients.preview(input)))
+        .filter((alg) => !always.has(alg));
+      await confirmNewKeys({ algs: missing, set: 'oidc', doing: 'adding this client' }, values.yes);
       await reportAdded(ctx, await registerClient(ctx, input), needs);
       if (input.client_name === undefined)
         err('warning: no --name: the login and consent pages name this application by its client_id');
@@ -165,10 +194,6 @@ export const clients: Command = {
     if (sub === 'add') return add(rest);
     if (sub === 'list') return list(rest);
     if (sub === 'remove') return remove(rest);
-    throw new UsageError(
-      sub === undefined
-        ? 'clients needs add, list or remove'
-        : `unknown clients command ${JSON.stringify(sub)}`,
-    );
+    throw unknownSubcommand('clients', sub, ['add', 'list', 'remove']);
   },
 };

@@ -34,6 +34,35 @@ export const err = (s: string): void => {
 };
 export const json = (v: unknown): string => JSON.stringify(v, null, 2);
 
+/** A missing or unknown subcommand, answered with the ones there are. */
+export function unknownSubcommand(
+  command: string,
+  sub: string | undefined,
+  subs: readonly string[],
+): UsageError {
+  const list = `${subs.slice(0, -1).join(', ')} or ${subs.at(-1)}`;
+  return new UsageError(
+    sub === undefined
+      ? `${command} needs ${list}`
+      : `unknown ${command} command ${JSON.stringify(sub)}; choose ${list}`,
+  );
+}
+
+/** `items` comma-separated in lines of at most `width` characters, each indented by `indent` spaces. */
+export function wrapList(items: readonly string[], indent: number, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, item] of items.entries()) {
+    const word = i < items.length - 1 ? `${item},` : item;
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
+}
+
 /** Runs `parseArgs`, turning its TypeErrors (unknown option, missing value, …) into usage errors. */
 export function parse<R>(f: () => R): R {
   try {

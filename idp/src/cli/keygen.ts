@@ -47,7 +47,12 @@ export const keygen: Command = {
     );
     const alg = required(values.alg, '--alg', "see 'pqid algorithms'");
     const entry = registry().find((e) => e.alg === alg);
-    if (!entry) throw new UsageError(`unknown algorithm ${JSON.stringify(alg)}; see 'pqid algorithms'`);
+    if (!entry)
+      throw new UsageError(
+        `unknown algorithm ${JSON.stringify(alg)}; choose one of ${registry()
+          .map((e) => e.alg)
+          .join(', ')} (pqid algorithms describes them)`,
+      );
     if (values.seed !== undefined && entry.family === 'classical') {
       throw new UsageError(`--seed applies to ML-DSA, composite and SLH-DSA algorithms, not ${alg}`);
     }

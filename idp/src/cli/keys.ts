@@ -3,7 +3,7 @@ import type { ExternalKeyRef, ExternalRef } from '../keys/custody.ts';
 import type { KeyInfo } from '../keys/key-manager.ts';
 import { isKeySet, KEY_SETS, type KeySet } from '../policy/key-sets.ts';
 import { mapErrors, parse } from './args.ts';
-import { type Command, json, out, table, UsageError } from './common.ts';
+import { type Command, json, out, table, UsageError, unknownSubcommand } from './common.ts';
 import { withCli } from './open.ts';
 
 const iso = (t: number | undefined) => (t === undefined ? '-' : new Date(t * 1000).toISOString());
@@ -173,11 +173,7 @@ export const keys: Command = {
       out(render([info], values.json));
       return;
     }
-    throw new UsageError(
-      sub === undefined
-        ? 'keys needs list, rotate, remove, rekey or import'
-        : `unknown keys command ${JSON.stringify(sub)}`,
-    );
+    throw unknownSubcommand('keys', sub, ['list', 'rotate', 'remove', 'rekey', 'import']);
   },
 };
 

@@ -11,7 +11,7 @@ import { passkeyAlgName } from '../policy/passkeys.ts';
 import { passkeysOf } from '../signin/passkeys/credentials.ts';
 import { Enrolments } from '../signin/passkeys/enrolment.ts';
 import { mapErrors, parse } from './args.ts';
-import { CliError, type Command, err, json, out, table, UsageError } from './common.ts';
+import { CliError, type Command, err, json, out, table, UsageError, unknownSubcommand } from './common.ts';
 import { withCli } from './open.ts';
 
 /** Enrolment codes last a day unless told otherwise, and at most 30 days. */
@@ -176,10 +176,6 @@ export const passkeys: Command = {
     if (sub === 'list') return list(rest);
     if (sub === 'remove') return remove(rest);
     if (sub === 'enrol') return enrol(rest);
-    throw new UsageError(
-      sub === undefined
-        ? 'passkeys needs list, remove or enrol'
-        : `unknown passkeys command ${JSON.stringify(sub)}`,
-    );
+    throw unknownSubcommand('passkeys', sub, ['list', 'remove', 'enrol']);
   },
 };

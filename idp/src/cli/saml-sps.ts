@@ -1,5 +1,6 @@
 /** `pqid saml-sps add|list|remove`: SAML service providers in the IdP's storage. */
 import { readFile } from 'node:fs/promises';
+import type { parseArgs } from 'node:util';
 import {
   isSamlSigningAlg,
   isSlowSamlSigningAlg,
@@ -10,7 +11,8 @@ import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from '../saml/constants.ts
 import { parseSpMetadata } from '../saml/sp-metadata.ts';
 import { registerSamlSp, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from '../saml/sps.ts';
 import { mapErrors, parse } from './args.ts';
-import { CliError, type Command, json, out, table, UsageError } from './common.ts';
+import { CliError, type Command, json, out, table, UsageError, unknownSubcommand } from './common.ts';
+import { confirmNewKeys } from './confirm.ts';
 import { withCli } from './open.ts';
 
 const HELP = `Usage:
@@ -29,6 +31,8 @@ add options:
   --name-id-format F      ${NAMEID_FORMAT_NAMES.join(' | ')} (default: from metadata, else persistent)
   --name NAME             shown on the login page
   --json                  print the registration as JSON
+  --yes                   create and activate a SAML signing key when ALG has none yet (asked on a
+                          terminal; refused without --yes elsewhere)
 
 Reads the same configuration and storage as the server (PQID_CONFIG or --config, PQID_DATA_DIR,
 PQID_DATABASE_URL, PQID_KEK for generating a signing key the SP's algorithm needs).`;
@@ -53,6 +57,63 @@ async function loadMetadata(source: string): Promise<string> {
 
 const samlErrors = mapErrors;
 
+const OPTIONS = {
+  metadata: { type: 'string' },
+  'entity-id': { type: 'string' },
+  'acs-url': { type: 'string', multiple: true },
+  'slo-url': { type: 'string' },
+  certificate: { type: 'string' },
+  alg: { type: 'string' },
+  sign: { type: 'string' },
+  'name-id-format': { type: 'string' },
+  name: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  yes: { type: 'boolean', default: false },
+  config: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+async function add(values: Values, cli: { configFile: string | undefined }): Promise<void> {
+  // SLH-DSA passes here and meets the hot-path policy in validateSp, which says why.
+  if (values.alg !== undefined && !isSamlSigningAlg(values.alg) && !isSlowSamlSigningAlg(values.alg))
+    throw new UsageError(
+      `--alg must be one of ${SAML_SIGNING_ALGS.join(', ')} (${SAML_SLOW_SIGNING_ALGS.join(', ')} only with keys.allowSlhDsaHotPath)`,
+    );
+  if (values.sign !== undefined && !SIGN_WHAT.includes(values.sign as SignWhat))
+    throw new UsageError(`--sign must be one of ${SIGN_WHAT.join(', ')}`);
+  const fmt = values['name-id-format'];
+  if (fmt !== undefined && !NAMEID_FORMAT_NAMES.includes(fmt as NameIdFormatName))
+    throw new UsageError(`--name-id-format must be one of ${NAMEID_FORMAT_NAMES.join(', ')}`);
+  const sp = await samlErrors(async () => {
+    let input: SamlSpInput;
+    if (values.metadata !== undefined) input = parseSpMetadata(await loadMetadata(values.metadata));
+    else {
+      if (!values['entity-id'] || !values['acs-url']?.length)
+        throw new UsageError('give --metadata, or --entity-id and at least one --acs-url');
+      input = { entityId: values['entity-id'], acsUrls: values['acs-url'] };
+    }
+    if (values['slo-url']) input.sloUrl = values['slo-url'];
+    if (values.certificate) input.certificate = await readFile(values.certificate, 'utf8');
+    if (values.alg) input.signatureAlgorithm = values.alg as SamlSpInput['signatureAlgorithm'];
+    if (values.sign) input.sign = values.sign as SignWhat;
+    if (fmt) input.nameIdFormat = fmt as NameIdFormatName;
+    if (values.name) input.name = values.name;
+    return withCli({ ...cli, withKeys: true }, async (ctx) => {
+      // Every start makes the keys of the default and the metadata's algorithms anyway;
+      // another one is the operator's call.
+      const { defaultAlg, metadataAlgs } = ctx.config.saml;
+      const alg = input.signatureAlgorithm ?? defaultAlg;
+      const always: readonly string[] = [defaultAlg, ...metadataAlgs];
+      const missing = ctx.keys.missing([alg], 'saml').filter((a) => !always.includes(a));
+      await confirmNewKeys({ algs: missing, set: 'saml', doing: 'adding this SP' }, values.yes);
+      return registerSamlSp(ctx, input);
+    });
+  });
+  const { certificate, ...shown } = sp;
+  out(json({ ...shown, certificate: certificate ? 'registered (requests must be signed)' : 'none' }));
+}
+
 export const samlSps: Command = {
   name: 'saml-sps',
   summary: 'add, list or remove SAML service providers',
@@ -62,51 +123,11 @@ export const samlSps: Command = {
     const { values, positionals } = parse({
       args: rest,
       allowPositionals: true,
-      options: {
-        metadata: { type: 'string' },
-        'entity-id': { type: 'string' },
-        'acs-url': { type: 'string', multiple: true },
-        'slo-url': { type: 'string' },
-        certificate: { type: 'string' },
-        alg: { type: 'string' },
-        sign: { type: 'string' },
-        'name-id-format': { type: 'string' },
-        name: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        config: { type: 'string' },
-      },
+      options: OPTIONS,
       strict: true,
     });
     const cli = { configFile: values.config };
-    if (sub === 'add') {
-      // SLH-DSA passes here and meets the hot-path policy in validateSp, which says why.
-      if (values.alg !== undefined && !isSamlSigningAlg(values.alg) && !isSlowSamlSigningAlg(values.alg))
-        throw new UsageError(`--alg must be one of ${SAML_SIGNING_ALGS.join(', ')}`);
-      if (values.sign !== undefined && !SIGN_WHAT.includes(values.sign as SignWhat))
-        throw new UsageError(`--sign must be one of ${SIGN_WHAT.join(', ')}`);
-      const fmt = values['name-id-format'];
-      if (fmt !== undefined && !NAMEID_FORMAT_NAMES.includes(fmt as NameIdFormatName))
-        throw new UsageError(`--name-id-format must be one of ${NAMEID_FORMAT_NAMES.join(', ')}`);
-      const sp = await samlErrors(async () => {
-        let input: SamlSpInput;
-        if (values.metadata !== undefined) input = parseSpMetadata(await loadMetadata(values.metadata));
-        else {
-          if (!values['entity-id'] || !values['acs-url']?.length)
-            throw new UsageError('give --metadata, or --entity-id and at least one --acs-url');
-          input = { entityId: values['entity-id'], acsUrls: values['acs-url'] };
-        }
-        if (values['slo-url']) input.sloUrl = values['slo-url'];
-        if (values.certificate) input.certificate = await readFile(values.certificate, 'utf8');
-        if (values.alg) input.signatureAlgorithm = values.alg as SamlSpInput['signatureAlgorithm'];
-        if (values.sign) input.sign = values.sign as SignWhat;
-        if (fmt) input.nameIdFormat = fmt as NameIdFormatName;
-        if (values.name) input.name = values.name;
-        return withCli({ ...cli, withKeys: true }, (ctx) => registerSamlSp(ctx, input));
-      });
-      const { certificate, ...shown } = sp;
-      out(json({ ...shown, certificate: certificate ? 'registered (requests must be signed)' : 'none' }));
-      return;
-    }
+    if (sub === 'add') return add(values, cli);
     if (sub === 'list') {
       const list = await samlErrors(() =>
         withCli({ ...cli, withKeys: false }, (ctx) => new SamlSps(ctx).list()),
@@ -139,10 +160,6 @@ export const samlSps: Command = {
       out(`removed ${entityId}`);
       return;
     }
-    throw new UsageError(
-      sub === undefined
-        ? 'saml-sps needs add, list or remove'
-        : `unknown saml-sps command ${JSON.stringify(sub)}`,
-    );
+    throw unknownSubcommand('saml-sps', sub, ['add', 'list', 'remove']);
   },
 };

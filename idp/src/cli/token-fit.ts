@@ -31,7 +31,8 @@ export async function typicalIdToken(alg: string, issuer: string, clientId: stri
 }
 
 export interface FitReport {
-  idToken: TokenInspection;
+  /** Absent for a machine client (no code flow, so no ID token). */
+  idToken?: TokenInspection;
   accessToken?: TokenInspection;
   warnings: string[];
 }
@@ -40,25 +41,18 @@ export interface FitReport {
 export async function tokenFit(opts: {
   issuer: string;
   clientId: string;
-  idTokenAlg: string;
+  /** Set when the client gets ID tokens (the code flow). */
+  idTokenAlg?: string;
   /** Set when access tokens are JWTs (`jwt` or `auto`). */
   accessTokenAlg?: string;
   accessTokenFormat?: string;
   needs: readonly Transport[];
 }): Promise<FitReport> {
   const base = { iss: opts.issuer, sub: rand(16), aud: opts.clientId };
-  const idToken = inspectToken(await typicalIdToken(opts.idTokenAlg, opts.issuer, opts.clientId));
   const warnings: string[] = [];
-  const n = (b: number) => b.toLocaleString('en-US');
-  const id = idToken.fits;
-  if (opts.needs.includes('cookie') && !id.cookie.fits)
-    warnings.push(
-      `an ${opts.idTokenAlg} ID token is ~${n(idToken.bytes.token)} bytes; as a cookie it needs ${n(id.cookie.bytes)} > ${n(id.cookie.limit)} bytes: keep it in a server-side session or split it with chunkCookie (see examples/oidc-rp)`,
-    );
-  if (opts.needs.includes('url') && !id.urlConservative.fits)
-    warnings.push(
-      `a logout URL carrying an ${opts.idTokenAlg} id_token_hint is ~${n(id.url.bytes)} bytes > ${n(id.urlConservative.limit)} (conservative URL limit)${id.url.fits ? '' : ` and > ${n(id.url.limit)}`}: send end-session requests as POST`,
-    );
+  const idToken = opts.idTokenAlg
+    ? await idTokenFit(opts.idTokenAlg, opts.issuer, opts.clientId, opts.needs, warnings)
+    : undefined;
   let accessToken: TokenInspection | undefined;
   if (opts.accessTokenAlg && opts.accessTokenFormat && opts.accessTokenFormat !== 'reference') {
     accessToken = inspectToken(
@@ -69,6 +63,7 @@ export async function tokenFit(opts: {
       ),
     );
     const h = accessToken.fits.authorizationHeader;
+    const n = (b: number) => b.toLocaleString('en-US');
     if (opts.needs.includes('header') && !h.fits)
       warnings.push(
         opts.accessTokenFormat === 'auto'
@@ -76,5 +71,27 @@ export async function tokenFit(opts: {
           : `an ${opts.accessTokenAlg} JWT access token needs an Authorization header of ${n(h.bytes)} > ${n(h.limit)} bytes (nginx/Apache default): use --access-token-format auto or reference`,
       );
   }
-  return { idToken, ...(accessToken ? { accessToken } : {}), warnings };
+  return { ...(idToken ? { idToken } : {}), ...(accessToken ? { accessToken } : {}), warnings };
+}
+
+/** A typical ID token of `alg`, and a warning for each transport it does not fit. */
+async function idTokenFit(
+  alg: string,
+  issuer: string,
+  clientId: string,
+  needs: readonly Transport[],
+  warnings: string[],
+): Promise<TokenInspection> {
+  const idToken = inspectToken(await typicalIdToken(alg, issuer, clientId));
+  const n = (b: number) => b.toLocaleString('en-US');
+  const id = idToken.fits;
+  if (needs.includes('cookie') && !id.cookie.fits)
+    warnings.push(
+      `an ${alg} ID token is ~${n(idToken.bytes.token)} bytes; as a cookie it needs ${n(id.cookie.bytes)} > ${n(id.cookie.limit)} bytes: keep it in a server-side session or split it with chunkCookie (see examples/oidc-rp)`,
+    );
+  if (needs.includes('url') && !id.urlConservative.fits)
+    warnings.push(
+      `a logout URL carrying an ${alg} id_token_hint is ~${n(id.url.bytes)} bytes > ${n(id.urlConservative.limit)} (conservative URL limit)${id.url.fits ? '' : ` and > ${n(id.url.limit)}`}: send end-session requests as POST`,
+    );
+  return idToken;
 }

@@ -50,7 +50,9 @@ function allowedAlgorithms(values: string[] | undefined): string[] {
   for (const a of algs) {
     if (a.toLowerCase() === 'none') throw new UsageError('--alg none is never allowed');
     if (!known.has(a))
-      throw new UsageError(`unknown algorithm ${JSON.stringify(a)} in --alg; see 'pqid algorithms'`);
+      throw new UsageError(
+        `unknown algorithm ${JSON.stringify(a)} in --alg; choose from ${[...known].join(', ')} (pqid algorithms describes them)`,
+      );
   }
   return algs;
 }

@@ -34,7 +34,15 @@ export interface DefaultContext {
   defaultAlg: string;
   /** The client's own id (assigned or chosen). */
   clientId?: string;
+  /** The client's grant types (given, else their default): a machine client gets machine defaults. */
+  grantTypes?: readonly string[];
 }
+
+const DEFAULT_GRANTS = ['authorization_code', 'refresh_token'];
+
+/** Does a user sign in through this client (the code flow), or is it a machine client? */
+const signsUsersIn = (ctx: DefaultContext): boolean =>
+  (ctx.grantTypes ?? DEFAULT_GRANTS).includes('authorization_code');
 
 export interface Attribute {
   type: ValueType<unknown>;
@@ -106,7 +114,7 @@ export const CLIENT_ATTRIBUTES = {
     setBy: ANYONE,
     store: 'always',
     required: true,
-    default: () => ['authorization_code', 'refresh_token'],
+    default: () => [...DEFAULT_GRANTS],
     check: grantTypes,
     doc: 'authorization_code, refresh_token, client_credentials',
   },
@@ -115,9 +123,10 @@ export const CLIENT_ATTRIBUTES = {
     setBy: ANYONE,
     store: 'always',
     required: true,
-    default: () => ['code'],
+    default: (ctx: DefaultContext): string[] => (signsUsersIn(ctx) ? ['code'] : []),
+    shown: '`["code"]`; `[]` without `authorization_code`',
     check: codeOnly,
-    doc: 'only ["code"]: the code flow',
+    doc: '["code"] (the code flow, the only one) or [] (a machine client)',
   },
   id_token_signed_response_alg: {
     type: text,
@@ -134,7 +143,8 @@ export const CLIENT_ATTRIBUTES = {
     setBy: ANYONE,
     store: 'always',
     required: true,
-    default: () => true,
+    default: signsUsersIn,
+    shown: '`true`; `false` without `authorization_code`',
     doc: 'PKCE S256 on every authorization request; always true for public clients',
   },
   scope: {

@@ -7,7 +7,7 @@
 import { algorithms, importJwks, type Jwk } from '@pqid/jose';
 import { ACR_VALUES } from '../policy/acr.ts';
 import type { OutboundAllowlist } from '../policy/addresses.ts';
-import { isSlowSigner, slowHotPathRefusal } from '../policy/algorithms.ts';
+import { hotPathAlgorithms, isSlowSigner, slowHotPathRefusal } from '../policy/algorithms.ts';
 import { ClientError } from './client-error.ts';
 import { GRANT_TYPES, type GrantType } from './enums.ts';
 import { checkOutboundUrl, OutboundRefused, type Trust } from './outbound.ts';
@@ -41,9 +41,18 @@ export const availableAlg: Check<string> = (alg, { field }) => {
   return alg;
 };
 
-/** An algorithm the provider signs with per token: SLH-DSA only when the operator accepted its cost. */
+/**
+ * An algorithm the provider signs with per token: SLH-DSA only when the operator accepted its
+ * cost. An unknown one is refused with the choices this client has, not the whole registry.
+ */
 export const hotPathAlg: Check<string> = (alg, ctx) => {
-  availableAlg(alg, ctx);
+  if (!algorithms().includes(alg)) {
+    const slow = ctx.allowSlowSigners ? '' : ' (SLH-DSA only with keys.allowSlhDsaHotPath)';
+    throw new ClientError(
+      `${ctx.field} ${alg} is not available; choose one of ${hotPathAlgorithms(ctx.allowSlowSigners).join(', ')}${slow}`,
+      ctx.field,
+    );
+  }
   if (!ctx.allowSlowSigners && isSlowSigner(alg))
     throw new ClientError(slowHotPathRefusal(ctx.field, alg), ctx.field);
   return alg;
@@ -66,9 +75,11 @@ export const grantTypes: Check<string[], GrantType[]> = (grants, { field }) => {
   return [...new Set(known)];
 };
 
-export const codeOnly: Check<string[], ['code']> = (types, { field }) => {
+/** `["code"]`, or `[]` for a client that never sends a user to the authorization endpoint. */
+export const codeOnly: Check<string[], ['code'] | []> = (types, { field }) => {
+  if (types.length === 0) return [];
   if (types.length !== 1 || types[0] !== 'code')
-    throw new ClientError('response_types must be ["code"]: only the code flow is supported', field);
+    throw new ClientError('response_types must be ["code"] (only the code flow is supported) or []', field);
   return ['code'];
 };
 

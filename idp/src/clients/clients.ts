@@ -90,6 +90,12 @@ export class Clients {
     });
   }
 
+  /** The record an operator's `register` would store (without its secret), checked but not stored. */
+  preview(input: ClientInput): Promise<Client> {
+    const meta = parseClientMetadata(input, 'operator');
+    return this.#resolve(meta, meta.client_id ?? randomToken(16), false);
+  }
+
   /** Register a client; returns it with the plaintext secret (shown once). */
   async register(
     input: ClientInput,

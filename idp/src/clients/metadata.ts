@@ -64,7 +64,8 @@ function withDefaults(input: ClientInput, ctx: DefaultContext): Values {
   for (const m of MEMBERS) {
     const a = attribute(m);
     if (values[m] === undefined && a.default && (!isMember(a.when) || present(values, a.when)))
-      values[m] = a.default(ctx);
+      // grant_types comes first in the table: what follows may default by it.
+      values[m] = a.default({ ...ctx, grantTypes: values.grant_types as string[] | undefined });
   }
   return values;
 }
@@ -91,6 +92,8 @@ async function checkMembers(values: Values, ctx: ResolveContext): Promise<void> 
 function checkTogether(c: Client): void {
   if (c.grant_types.includes('authorization_code') && c.redirect_uris.length === 0)
     throw new ClientError('the authorization_code grant needs at least one redirect_uri', 'redirect_uris');
+  if (c.grant_types.includes('authorization_code') && c.response_types.length === 0)
+    throw new ClientError('the authorization_code grant needs response_types ["code"]', 'response_types');
   if (c.token_endpoint_auth_method === 'none' && c.grant_types.includes('client_credentials'))
     throw new ClientError('a public client cannot use client_credentials', 'grant_types');
   if (c.jwks !== undefined && c.jwks_uri !== undefined)

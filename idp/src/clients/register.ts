@@ -17,18 +17,25 @@ interface RegistrationContext {
 
 type RegistrationFields = Pick<Client, 'registration_access_token_hash' | 'client_id_issued_at'>;
 
-/** The keys a client's tokens need under the current placement, created if missing. */
-export async function ensureClientKeys(ctx: RegistrationContext, client: Client): Promise<void> {
+/** The algorithms a client's tokens may be signed with under the current placement. */
+export function clientKeyAlgs(ctx: Omit<RegistrationContext, 'clients'>, client: Client): string[] {
   const place = (purpose: 'id_token' | 'access_token', alg: string) =>
     resolveAlg(ctx.keys.placement, purpose, alg, ctx.config.defaultSigningAlg);
   const jwtAccessTokens = (client.access_token_format ?? 'reference') !== 'reference';
-  await ctx.keys.ensure([
-    ...signingAlgs(client, ctx.config.accessTokenSigningAlg),
-    place('id_token', client.id_token_signed_response_alg),
-    ...(jwtAccessTokens
-      ? [place('access_token', accessTokenAlgOf(client, ctx.config.accessTokenSigningAlg))]
-      : []),
-  ]);
+  return [
+    ...new Set([
+      ...signingAlgs(client, ctx.config.accessTokenSigningAlg),
+      place('id_token', client.id_token_signed_response_alg),
+      ...(jwtAccessTokens
+        ? [place('access_token', accessTokenAlgOf(client, ctx.config.accessTokenSigningAlg))]
+        : []),
+    ]),
+  ];
+}
+
+/** The keys a client's tokens need under the current placement, created if missing. */
+export async function ensureClientKeys(ctx: RegistrationContext, client: Client): Promise<void> {
+  await ctx.keys.ensure(clientKeyAlgs(ctx, client));
 }
 
 /** Register a client and publish its signing keys before the client can receive a token. */

@@ -5,14 +5,14 @@
  * placement study measures it). It is refused for clients, SPs and placement unless the operator
  * sets `keys.allowSlhDsaHotPath`; then every start says what it costs, measured on this machine.
  */
-import { algorithms, signJwt } from '@pqid/jose';
+import { signJwt } from '@pqid/jose';
 import type { Config } from '../config/index.ts';
-import { isSlowSigner } from '../policy/algorithms.ts';
+import { hotPathAlgorithms } from '../policy/algorithms.ts';
 import type { KeyManager } from './key-manager.ts';
 
 /** Algorithms that may sign per request under this configuration. */
 export function hotPathAlgs(config: Pick<Config, 'keys'>): string[] {
-  return algorithms().filter((a) => config.keys.allowSlhDsaHotPath || !isSlowSigner(a));
+  return hotPathAlgorithms(config.keys.allowSlhDsaHotPath);
 }
 
 /**

@@ -213,6 +213,11 @@ export class KeyManager {
     return this.signingKey(target.alg, target.set);
   }
 
+  /** The algorithms among `algs` with no active key in `set`: what `ensure` would create. */
+  missing(algs: Iterable<string>, set: KeySet = 'oidc'): string[] {
+    return [...new Set(algs)].filter((alg) => !this.#ring.find(set, alg, 'active'));
+  }
+
   /** Make sure each algorithm has an active key in `set`; returns the kids created now. */
   async ensure(algs: Iterable<string>, set: KeySet = 'oidc'): Promise<string[]> {
     const created: string[] = [];

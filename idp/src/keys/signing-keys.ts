@@ -41,7 +41,9 @@ export interface NewSigningKey {
 /** Refuses an algorithm the registry does not have here. */
 export function checkSigningAlg(alg: string): void {
   if (!algorithms().includes(alg))
-    throw new UnknownSigningAlgorithm(`signing algorithm ${alg} is not available here`);
+    throw new UnknownSigningAlgorithm(
+      `signing algorithm ${alg} is not available here; choose one of ${algorithms().join(', ')}`,
+    );
 }
 
 export class SigningKeys implements Custodian {

@@ -20,6 +20,14 @@ export const isSlowSigner = (alg: string): boolean => {
   }
 };
 
+/**
+ * What may sign per token or response: every algorithm of the registry, SLH-DSA only when the
+ * operator accepted its cost. Both what is offered (CLI help, discovery, error messages) and what
+ * is accepted come from here, so the two cannot drift apart.
+ */
+export const hotPathAlgorithms = (allowSlow: boolean): string[] =>
+  algorithms().filter((a) => allowSlow || !isSlowSigner(a));
+
 /** The refusal for a hot-path SLH-DSA request, shared by client and SP registration. */
 export function slowHotPathRefusal(what: string, alg: string): string {
   return `${what} ${alg} is refused: SLH-DSA signs at tens to hundreds of milliseconds per signature, so every token or response would pay it. It is the cold-path algorithm here (SAML root, signed metadata and JWKS). An operator can allow it with keys.allowSlhDsaHotPath (docs/KEYS.md, "SLH-DSA on the hot path")`;
