@@ -167,7 +167,7 @@ describe('pqid CLI (keys, clients)', () => {
       alg: string;
       status: string;
     }>;
-    expect(new Set(listed.map((k) => k.set))).toEqual(new Set(['oidc', 'saml', 'root']));
+    expect(new Set(listed.map((k) => k.set))).toEqual(new Set(['oidc', 'saml', 'root', 'enc']));
     expect((await pqid('keys', 'list')).stdout).toMatch(/^set\s+kid\s+alg\s+status/m);
     const root = () => idp.ctx.keys.list('root').find((k) => k.status === 'active');
     await idp.ctx.keys.load();
