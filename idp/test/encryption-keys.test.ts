@@ -64,7 +64,8 @@ describe('the enc key set', () => {
     expect(sealed).not.toContain('"priv"');
     // A second manager with the same KEK opens it and decrypts what was encrypted to the first.
     const [key] = await km.decryptionKeys('HPKE-9');
-    const jwe = await encryptCompact('secret', key!.publicKey);
+    if (!key) throw new Error('no HPKE-9 key');
+    const jwe = await encryptCompact('secret', key.publicKey);
     const other = new KeyManager(storage.adapter('SigningKey'), kek, { now: () => t });
     await other.load();
     const [reopened] = await other.decryptionKeys('HPKE-9');
@@ -107,11 +108,11 @@ describe('the enc key set', () => {
   });
 
   it('refuses KMS/HSM custody for the enc set in the configuration', () => {
-    expect(() =>
-      loadConfig({ env: {}, overrides: { keys: { custody: { enc: 'kms' } } } as never }),
-    ).toThrow(/encryption keys are sealed/);
-    expect(() => loadConfig({ env: {}, overrides: { keys: { encryptionAlgs: ['ML-DSA-65'] } } as never })).toThrow(
-      /encryptionAlgs/,
+    expect(() => loadConfig({ env: {}, overrides: { keys: { custody: { enc: 'kms' } } } as never })).toThrow(
+      /encryption keys are sealed/,
     );
+    expect(() =>
+      loadConfig({ env: {}, overrides: { keys: { encryptionAlgs: ['ML-DSA-65'] } } as never }),
+    ).toThrow(/encryptionAlgs/);
   });
 });
