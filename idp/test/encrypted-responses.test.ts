@@ -28,10 +28,11 @@ import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
-import { basicAuth, browserLogin, form, pkce, startTestIdp } from './helpers.ts';
+import { basicAuth, browserLogin, dynamicRegistration, form, pkce, startTestIdp } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
 const RP = 'https://rp.example/cb';
+const IAT = 'initial-access-token-0123456789';
 
 describe('encryption to and from clients', () => {
   let t: Awaited<ReturnType<typeof startTestIdp>>;
@@ -47,7 +48,7 @@ describe('encryption to and from clients', () => {
   let jwksUrl: string;
 
   beforeAll(async () => {
-    t = await startTestIdp();
+    t = await startTestIdp({ registration: { mode: 'token', initialAccessToken: IAT } });
     app = t.idp.app;
     for (const alg of ['HPKE-9', 'HPKE-9-KE', 'ECDH-ES+A256KW']) {
       const pair = await generateEncryptionKeyPair(alg);
@@ -303,6 +304,32 @@ describe('encryption to and from clients', () => {
     });
     expect(client.id_token_encrypted_response_enc).toBe('A128CBC-HS256');
     expect(client.userinfo_encrypted_response_enc).toBeUndefined();
+  });
+
+  it('takes the same metadata through dynamic registration (RFC 7591), and refuses it the same way', async () => {
+    const dcr = dynamicRegistration(app, IAT);
+    const ok = await dcr.register({
+      redirect_uris: [RP],
+      jwks: { keys: encPublic },
+      id_token_encrypted_response_alg: 'HPKE-9',
+      userinfo_encrypted_response_alg: 'HPKE-9-KE',
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json()).toMatchObject({
+      id_token_encrypted_response_alg: 'HPKE-9',
+      userinfo_encrypted_response_alg: 'HPKE-9-KE',
+      userinfo_encrypted_response_enc: 'A128CBC-HS256',
+    });
+    expect(ok.json().id_token_encrypted_response_enc).toBeUndefined();
+    const bad = await dcr.register({
+      redirect_uris: [RP],
+      jwks: { keys: encPublic },
+      id_token_encrypted_response_alg: 'HPKE-9',
+      id_token_encrypted_response_enc: 'A128GCM',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'invalid_client_metadata' });
+    expect(bad.json().error_description).toMatch(/Integrated Encryption/);
   });
 
   it('advertises what it encrypts and decrypts in discovery', async () => {
