@@ -19,7 +19,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateEncryptionKeyPair } from '@pqid/jose';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
 import { createRp } from '../examples/oidc-rp/rp.js';
@@ -36,6 +36,26 @@ if (skipBrowser)
 interface Rp {
   url: string;
   close(): Promise<void>;
+}
+
+/** At the RP, log in (`store`) as alice through the IdP's form, answering consent if asked. */
+async function signIn(page: Page, rpUrl: string, store: 'session' | 'cookie'): Promise<void> {
+  await page.goto(rpUrl);
+  await page.click(`#login-${store}`);
+  // The IdP's login page: the fields a person fills in.
+  await page.waitForSelector('input[name="username"]');
+  expect(new URL(page.url()).host).toMatch(/^localhost:/);
+  await page.fill('input[name="username"]', 'alice');
+  await page.fill('input[name="password"]', 'correct horse battery staple');
+  await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
+  // Consent, when the IdP asks for it. A string expression: it runs in the page, where location
+  // and document exist.
+  await page.waitForFunction(
+    `location.origin === ${JSON.stringify(new URL(rpUrl).origin)} || !!document.querySelector('button[name="decision"]')`,
+  );
+  const allow = page.locator('button[name="decision"][value="allow"]');
+  if ((await allow.count()) > 0) await allow.click();
+  await page.waitForSelector('#signed-in');
 }
 
 describe.skipIf(skipBrowser)('browser login through the example RP', () => {
@@ -142,23 +162,7 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(rp.url);
-      await page.click(`#login-${store}`);
-      // The IdP's login page: the fields a person fills in.
-      await page.waitForSelector('input[name="username"]');
-      expect(new URL(page.url()).host).toMatch(/^localhost:/);
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'correct horse battery staple');
-      await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
-      // Consent, when the IdP asks for it.
-      const allow = page.locator('button[name="decision"][value="allow"]');
-      // A string expression: it runs in the page, where location and document exist.
-      await page.waitForFunction(
-        `location.origin === ${JSON.stringify(new URL(rp.url).origin)} || !!document.querySelector('button[name="decision"]')`,
-      );
-      if ((await allow.count()) > 0) await allow.click();
-
-      await page.waitForSelector('#signed-in');
+      await signIn(page, rp.url, store);
       expect(await page.textContent('#sub')).toBe(alice.sub);
       if (store === 'session') expect(await page.textContent('#signed-in')).toBe('Signed in as alice');
       expect(await page.textContent('#alg')).toBe('ML-DSA-65');
@@ -183,18 +187,7 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(encRp.url);
-      await page.click('#login-session');
-      await page.waitForSelector('input[name="username"]');
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'correct horse battery staple');
-      await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
-      await page.waitForFunction(
-        `location.origin === ${JSON.stringify(new URL(encRp.url).origin)} || !!document.querySelector('button[name="decision"]')`,
-      );
-      const allow = page.locator('button[name="decision"][value="allow"]');
-      if ((await allow.count()) > 0) await allow.click();
-      await page.waitForSelector('#signed-in');
+      await signIn(page, encRp.url, 'session');
       expect(await page.textContent('#sub')).toBe(alice.sub);
       expect(await page.textContent('#alg')).toBe('ML-DSA-65');
       // As received: a JWE of an X-Wing ciphertext (1,120 bytes) around the ~4.7 KB signed token.
@@ -212,18 +205,7 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(rp.url);
-      await page.click('#login-session');
-      await page.waitForSelector('input[name="username"]');
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'correct horse battery staple');
-      await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
-      await page.waitForFunction(
-        `location.origin === ${JSON.stringify(new URL(rp.url).origin)} || !!document.querySelector('button[name="decision"]')`,
-      );
-      const allow = page.locator('button[name="decision"][value="allow"]');
-      if ((await allow.count()) > 0) await allow.click();
-      await page.waitForSelector('#signed-in');
+      await signIn(page, rp.url, 'session');
       const sid = JSON.parse((await page.textContent('#claims')) as string).sid as string;
       expect(sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
       // The second RP gets a code in the same IdP session, silently.

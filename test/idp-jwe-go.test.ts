@@ -21,6 +21,7 @@ import {
 } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Idp, registerClient } from '../idp/src/app.ts';
+import { browserLogin, form, redeemCode } from '../idp/test/helpers.ts';
 import { buildGoHpke, findGo, runGoHpke } from './helpers/go-hpke.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
@@ -31,10 +32,6 @@ if (!go && process.env.CI) throw new Error(`CI must run the Go interop test: ${w
 type GoResult = { error?: string; plaintext?: string; compact?: string };
 const RP = 'https://rp.example/cb';
 const PASSWORD = 'correct horse battery staple';
-const form = (data: Record<string, string>, auth: string) => ({
-  headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: auth },
-  payload: new URLSearchParams(data).toString(),
-});
 
 describe.skipIf(!go)(`the IdP's JWEs and Go crypto/hpke${why ? ` (skipped: ${why})` : ''}`, () => {
   let dir: string;
@@ -69,9 +66,8 @@ describe.skipIf(!go)(`the IdP's JWEs and Go crypto/hpke${why ? ` (skipped: ${why
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A code for go-rp through a request object pushed to PAR; `wrap` encrypts it (or not). */
-  async function codeVia(wrap: (signed: string) => string | Promise<string>): Promise<string> {
-    const { app } = idp;
+  /** Signs in through a request object pushed to PAR (`wrap` encrypts it, or not); the callback URL. */
+  async function codeVia(wrap: (signed: string) => string | Promise<string>): Promise<URL> {
     const signed = await signJwt(
       {
         response_type: 'code',
@@ -84,26 +80,14 @@ describe.skipIf(!go)(`the IdP's JWEs and Go crypto/hpke${why ? ` (skipped: ${why
       signer,
       { typ: 'oauth-authz-req+jwt', issuer: 'go-rp', audience: issuer, expiresIn: 300 },
     );
-    const pushed = await app.inject({
+    const pushed = await idp.app.inject({
       method: 'POST',
       url: '/par',
-      ...form({ request: await wrap(signed) }, basic),
+      ...form({ request: await wrap(signed) }, { authorization: basic }),
     });
     expect(pushed.statusCode, pushed.body).toBe(201);
-    const r1 = await app.inject(
-      `/authorize?${new URLSearchParams({ client_id: 'go-rp', request_uri: pushed.json().request_uri })}`,
-    );
-    const cookie = r1.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    const loginUrl = r1.headers.location as string;
-    const page = await app.inject({ url: loginUrl, headers: { cookie } });
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
-    const r3 = await app.inject({
-      method: 'POST',
-      url: `${loginUrl}/login`,
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ csrf, username: 'gopher', password: PASSWORD }).toString(),
-    });
-    return r3.headers.location as string;
+    const query = { client_id: 'go-rp', request_uri: pushed.json().request_uri };
+    return (await browserLogin(idp.app, query, { username: 'gopher', password: PASSWORD })).location;
   }
 
   it('Go encrypts a request object to the IdP’s published X-Wing key; the IdP decrypts and verifies it', async () => {
@@ -126,22 +110,10 @@ describe.skipIf(!go)(`the IdP's JWEs and Go crypto/hpke${why ? ` (skipped: ${why
   });
 
   it('Go decrypts the X-Wing encrypted ID token; the ML-DSA-65 token inside verifies', async () => {
-    const { app } = idp;
-    const location = new URL(await codeVia((s) => s), 'http://x');
-    const code = location.searchParams.get('code');
-    expect(code).toBeTruthy();
-    const res = await app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        {
-          grant_type: 'authorization_code',
-          code: code as string,
-          redirect_uri: RP,
-          code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
-        },
-        basic,
-      ),
+    // RFC 7636 Appendix B's verifier, whose challenge the request object carries.
+    const res = await redeemCode(idp.app, await codeVia((s) => s), RP, {
+      verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      headers: { authorization: basic },
     });
     expect(res.statusCode, res.body).toBe(200);
     const [r] = runGoHpke<GoResult>(bin, [

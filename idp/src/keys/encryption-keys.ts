@@ -15,6 +15,7 @@ import {
 import { type Kek, open, seal } from '../crypto/kek.ts';
 import { CustodyError } from './custody.ts';
 import { UnknownSigningAlgorithm } from './errors.ts';
+import { Handles } from './handles.ts';
 import type { Custodian, NewKey } from './operations.ts';
 import type { KeyRecord } from './record.ts';
 
@@ -28,7 +29,7 @@ export class EncryptionKeys implements Custodian {
   /** The KEK that seals new keys: the signing keys' (one KEK, re-read with it). */
   readonly #kek: () => Kek;
   /** Decryption handles by kid, opened on first need. */
-  readonly #handles = new Map<string, Promise<DecryptionKey>>();
+  readonly #handles = new Handles<DecryptionKey>();
 
   constructor(kek: () => Kek) {
     this.#kek = kek;
@@ -46,38 +47,27 @@ export class EncryptionKeys implements Custodian {
     return {
       publicJwk: publicJwk as Jwk,
       custody: { privateJwk: sealed },
-      open: () => this.#keep(kid, importEncryptionKey(privateJwk, { alg }).then(asDecryptionKey(kid))),
+      open: () =>
+        this.#handles.keep(kid, importEncryptionKey(privateJwk, { alg }).then(asDecryptionKey(kid))),
     };
   }
 
   /** The decryption handle of a stored key, opened once (a wrong KEK fails here). */
   open(rec: KeyRecord): Promise<DecryptionKey> {
-    let h = this.#handles.get(rec.kid);
-    if (!h) {
-      h = (async () => {
-        if (!rec.privateJwk)
-          throw new CustodyError('ERR_KEY_CUSTODY', `encryption key ${rec.kid} has no sealed private key`);
-        const jwk = JSON.parse(open(this.#kek(), rec.privateJwk, rec.kid)) as Jwk;
-        return asDecryptionKey(rec.kid)(await importEncryptionKey(jwk, { alg: rec.alg }));
-      })();
-      this.#handles.set(rec.kid, h);
-      h.catch(() => this.#handles.delete(rec.kid));
-    }
-    return h;
-  }
-
-  async #keep(kid: string, handle: Promise<DecryptionKey>): Promise<DecryptionKey> {
-    const h = await handle;
-    this.#handles.set(kid, Promise.resolve(h));
-    return h;
+    return this.#handles.get(rec.kid, async () => {
+      if (!rec.privateJwk)
+        throw new CustodyError('ERR_KEY_CUSTODY', `encryption key ${rec.kid} has no sealed private key`);
+      const jwk = JSON.parse(open(this.#kek(), rec.privateJwk, rec.kid)) as Jwk;
+      return asDecryptionKey(rec.kid)(await importEncryptionKey(jwk, { alg: rec.alg }));
+    });
   }
 
   forget(kid: string): void {
-    this.#handles.delete(kid);
+    this.#handles.forget(kid);
   }
 
   retain(live: ReadonlySet<string>): void {
-    for (const kid of this.#handles.keys()) if (!live.has(kid)) this.#handles.delete(kid);
+    this.#handles.retain(live);
   }
 }
 
