@@ -43,8 +43,8 @@ list     every key of every set (or of --set): next (published, not signing yet)
          sealed:<KEK id> (which KEK sealed it) or external:<signer> (a KMS/HSM key).
 rotate   publish a new key for ALG in the oidc and saml sets that have one (default: every
          algorithm with an active key there). The root is rotated only with --set root,
-         the encryption keys only with --set enc (a retired one still decrypts until it
-         leaves /jwks).
+         the encryption keys only with --set enc or an --alg of theirs (e.g. HPKE-9; a
+         retired one still decrypts until it leaves /jwks).
          A new key starts signing after keys.prepublish seconds (default 3600), so relying
          parties that cache the JWKS or metadata see it first; the old key then retires.
          --now activates at once (a compromised key; what it signed stays verifiable until
