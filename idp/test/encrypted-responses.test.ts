@@ -70,7 +70,7 @@ describe('encryption to and from clients', () => {
       const { clientSecret } = await registerClient(t.idp.ctx, {
         client_id: id,
         redirect_uris: [RP],
-        scope: 'openid profile email',
+        scope: 'openid profile email offline_access',
         ...extra,
       });
       secrets.set(id, clientSecret as string);
@@ -107,13 +107,13 @@ describe('encryption to and from clients', () => {
   const auth = (id: string) => ({ authorization: basicAuth(id, secrets.get(id) as string) });
   const idpKeys = () => createLocalJWKSet(t.idp.ctx.keys.jwks());
 
-  async function tokens(clientId: string) {
+  async function tokens(clientId: string, scope = 'openid profile email') {
     const { challenge, verifier } = pkce();
     const { location } = await browserLogin(app, {
       client_id: clientId,
       redirect_uri: RP,
       response_type: 'code',
-      scope: 'openid profile email',
+      scope,
       state: 's',
       nonce: 'n',
       code_challenge: challenge,
@@ -161,6 +161,28 @@ describe('encryption to and from clients', () => {
       keyManagementAlgorithms: ['HPKE-9'],
     });
     expect(JSON.parse(Buffer.from(plaintext).toString())).toMatchObject({ sub: claims.sub });
+  });
+
+  it('encrypts the ID token of a refresh too', async () => {
+    const first = await (await tokens('xwing', 'openid offline_access')).redeem();
+    const refresh = first.json().refresh_token as string;
+    expect(refresh).toBeTruthy();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/token',
+      ...form({ grant_type: 'refresh_token', refresh_token: refresh }, auth('xwing')),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { claims } = await decryptAndVerifyJwt(
+      res.json().id_token,
+      [dec.get('HPKE-9') as DecryptionKey],
+      await idpKeys(),
+      {
+        decrypt: { keyManagementAlgorithms: ['HPKE-9'] },
+        verify: { algorithms: ['ML-DSA-65'], issuer: ISSUER, audience: 'xwing' },
+      },
+    );
+    expect(claims.aud).toBe('xwing');
   });
 
   it('encrypts with ECDH-ES+A256KW, and `jose` decrypts it and verifies the ES256 token inside', async () => {
