@@ -83,9 +83,24 @@ async function remoteJwks(ctx: IdpContext, client: Client, url: string, stale: b
   return jwks;
 }
 
+/**
+ * Imported keys by key set and `alg`: importing an X-Wing key costs about a quarter of the
+ * encryption itself, so it is done once per key set, not per token. Bounded, oldest dropped.
+ */
+const imported = new Map<string, Promise<EncryptionKey[]>>();
+const MAX_IMPORTED = 1000;
+
 async function keysIn(jwks: unknown, alg: string): Promise<EncryptionKey[]> {
+  const id = `${alg}\0${JSON.stringify(jwks)}`;
+  let keys = imported.get(id);
+  if (!keys) {
+    keys = encryptionKeysFor(jwks, alg);
+    imported.set(id, keys);
+    if (imported.size > MAX_IMPORTED) imported.delete(imported.keys().next().value as string);
+    keys.catch(() => imported.delete(id));
+  }
   try {
-    return await encryptionKeysFor(jwks, alg);
+    return await keys;
   } catch {
     throw new ClientKeyUnavailable("the client's jwks_uri did not answer with a JWK set");
   }
