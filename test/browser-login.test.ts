@@ -8,13 +8,18 @@
  * the right `iss` and `sid` (so the page's CSP `frame-src` lets it through) before the browser
  * continues to its post-logout URI.
  *
+ * A third RP asks for encrypted ID tokens: the IdP fetches its X-Wing key from its jwks_uri and
+ * signs (ML-DSA-65), then encrypts (HPKE-9) each ID token; the RP decrypts it with @pqid/jose and
+ * openid-client validates the signed token inside.
+ *
  * Without Chromium the test skips locally, but never in CI (CI=1): there it must run.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import { generateEncryptionKeyPair } from '@pqid/jose';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript with JSDoc types, outside the TS projects.
 import { createRp } from '../examples/oidc-rp/rp.js';
@@ -33,9 +38,30 @@ interface Rp {
   close(): Promise<void>;
 }
 
+/** At the RP, log in (`store`) as alice through the IdP's form, answering consent if asked. */
+async function signIn(page: Page, rpUrl: string, store: 'session' | 'cookie'): Promise<void> {
+  await page.goto(rpUrl);
+  await page.click(`#login-${store}`);
+  // The IdP's login page: the fields a person fills in.
+  await page.waitForSelector('input[name="username"]');
+  expect(new URL(page.url()).host).toMatch(/^localhost:/);
+  await page.fill('input[name="username"]', 'alice');
+  await page.fill('input[name="password"]', 'correct horse battery staple');
+  await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
+  // Consent, when the IdP asks for it. A string expression: it runs in the page, where location
+  // and document exist.
+  await page.waitForFunction(
+    `location.origin === ${JSON.stringify(new URL(rpUrl).origin)} || !!document.querySelector('button[name="decision"]')`,
+  );
+  const allow = page.locator('button[name="decision"][value="allow"]');
+  if ((await allow.count()) > 0) await allow.click();
+  await page.waitForSelector('#signed-in');
+}
+
 describe.skipIf(skipBrowser)('browser login through the example RP', () => {
   let idp: Idp;
   let rp: Rp;
+  let encRp: Rp;
   let browser: Browser;
   let dir: string;
   let alice: { sub: string };
@@ -95,12 +121,35 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
       port: rpPort,
       baseUrl: rpUrl,
     });
+    // The RP that asks for encrypted ID tokens: its key at its own /jwks (the client's jwks_uri).
+    const encPort = await freePort();
+    const encUrl = `http://127.0.0.1:${encPort}`;
+    const enc = await registerClient(idp.ctx, {
+      client_id: 'example-rp-enc',
+      redirect_uris: [`${encUrl}/callback`],
+      id_token_signed_response_alg: 'ML-DSA-65',
+      jwks_uri: `${encUrl}/jwks`,
+      id_token_encrypted_response_alg: 'HPKE-9',
+    });
+    encRp = await createRp({
+      issuer,
+      clientId: 'example-rp-enc',
+      clientSecret: enc.clientSecret,
+      alg: 'ML-DSA-65',
+      port: encPort,
+      baseUrl: encUrl,
+      idTokenEncryption: {
+        alg: 'HPKE-9',
+        privateJwk: (await generateEncryptionKeyPair('HPKE-9')).privateJwk,
+      },
+    });
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
     await rp?.close();
+    await encRp?.close();
     await idp?.close();
     await new Promise((r) => (fcRp ? fcRp.close(r) : r(undefined)));
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -113,23 +162,7 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(rp.url);
-      await page.click(`#login-${store}`);
-      // The IdP's login page: the fields a person fills in.
-      await page.waitForSelector('input[name="username"]');
-      expect(new URL(page.url()).host).toMatch(/^localhost:/);
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'correct horse battery staple');
-      await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
-      // Consent, when the IdP asks for it.
-      const allow = page.locator('button[name="decision"][value="allow"]');
-      // A string expression: it runs in the page, where location and document exist.
-      await page.waitForFunction(
-        `location.origin === ${JSON.stringify(new URL(rp.url).origin)} || !!document.querySelector('button[name="decision"]')`,
-      );
-      if ((await allow.count()) > 0) await allow.click();
-
-      await page.waitForSelector('#signed-in');
+      await signIn(page, rp.url, store);
       expect(await page.textContent('#sub')).toBe(alice.sub);
       if (store === 'session') expect(await page.textContent('#signed-in')).toBe('Signed in as alice');
       expect(await page.textContent('#alg')).toBe('ML-DSA-65');
@@ -150,22 +183,29 @@ describe.skipIf(skipBrowser)('browser login through the example RP', () => {
     }
   });
 
+  it('receives an ML-DSA-65-signed ID token encrypted to its X-Wing key (HPKE-9) and decrypts it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, encRp.url, 'session');
+      expect(await page.textContent('#sub')).toBe(alice.sub);
+      expect(await page.textContent('#alg')).toBe('ML-DSA-65');
+      // As received: a JWE of an X-Wing ciphertext (1,120 bytes) around the ~4.7 KB signed token.
+      const enc = (await page.textContent('#enc')) as string;
+      expect(enc).toMatch(/^HPKE-9 \((\d+) bytes as received/);
+      expect(Number(/\((\d+) bytes/.exec(enc)?.[1])).toBeGreaterThan(7000);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'browser-login-encrypted.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('signs out at the IdP: the front-channel RP is framed with iss and sid, then the browser continues', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(rp.url);
-      await page.click('#login-session');
-      await page.waitForSelector('input[name="username"]');
-      await page.fill('input[name="username"]', 'alice');
-      await page.fill('input[name="password"]', 'correct horse battery staple');
-      await Promise.all([page.waitForLoadState('load'), page.click('button[type="submit"]')]);
-      await page.waitForFunction(
-        `location.origin === ${JSON.stringify(new URL(rp.url).origin)} || !!document.querySelector('button[name="decision"]')`,
-      );
-      const allow = page.locator('button[name="decision"][value="allow"]');
-      if ((await allow.count()) > 0) await allow.click();
-      await page.waitForSelector('#signed-in');
+      await signIn(page, rp.url, 'session');
       const sid = JSON.parse((await page.textContent('#claims')) as string).sid as string;
       expect(sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
       // The second RP gets a code in the same IdP session, silently.

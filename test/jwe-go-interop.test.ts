@@ -13,11 +13,9 @@
  * Also: the registry and Go's table agree on all 26 identifiers' suites, X448 included; Go
  * refuses tampered JWEs. Skips with the reason when Go 1.26 is missing; fails instead under CI.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   calculateThumbprint,
   contentEncryptionRegistry,
@@ -34,24 +32,7 @@ import {
   jweRegistry,
 } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const SRC = here('./interop/go-hpke');
-
-/** The go binary on PATH or in the usual install places, and why it cannot be used if so. */
-function findGo(): { go?: string; why?: string } {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/go/bin', '/usr/lib/go/bin'];
-  const go = dirs
-    .filter((d) => d.startsWith('/'))
-    .map((d) => join(d, 'go'))
-    .find((p) => existsSync(p));
-  if (!go) return { why: 'Go is not installed (crypto/hpke needs Go >= 1.26)' };
-  const v = spawnSync(go, ['version'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } });
-  const m = /go(\d+)\.(\d+)/.exec(v.stdout ?? '');
-  if (!m || Number(m[1]) < 1 || (Number(m[1]) === 1 && Number(m[2]) < 26))
-    return { why: `crypto/hpke needs Go >= 1.26, found ${(v.stdout || v.stderr || '?').trim()}` };
-  return { go };
-}
+import { buildGoHpke, findGo, runGoHpke } from './helpers/go-hpke.ts';
 
 const { go, why } = findGo();
 if (!go && process.env.CI) throw new Error(`CI must run the Go interop test: ${why}`);
@@ -116,13 +97,7 @@ async function pqidJwes(): Promise<
 describe.skipIf(!go)(`JWE interop with Go crypto/hpke${why ? ` (skipped: ${why})` : ''}`, () => {
   let dir: string;
   let bin: string;
-  const runGo = (jobs: unknown[]): Result[] => {
-    const out = execFileSync(bin, [], { input: JSON.stringify({ jobs }), maxBuffer: 64 << 20 });
-    const { results } = JSON.parse(out.toString()) as { results: Result[] };
-    if (results.length !== jobs.length)
-      throw new Error(`go-hpke answered ${results.length} of ${jobs.length}`);
-    return results;
-  };
+  const runGo = (jobs: unknown[]): Result[] => runGoHpke<Result>(bin, jobs);
   let goSuites: Record<string, number[]>;
   const toGo = new Map<string, ToGo>();
   const fromGo = new Map<string, FromGo>();
@@ -130,18 +105,7 @@ describe.skipIf(!go)(`JWE interop with Go crypto/hpke${why ? ` (skipped: ${why})
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-go-hpke-'));
     bin = join(dir, 'go-hpke');
-    // Standard library only: no toolchain download, no module proxy.
-    execFileSync(go as string, ['build', '-o', bin, '.'], {
-      cwd: SRC,
-      env: {
-        ...process.env,
-        GOTOOLCHAIN: 'local',
-        GOPROXY: 'off',
-        GOFLAGS: '-buildvcs=false',
-        GOWORK: 'off',
-      },
-      stdio: 'pipe',
-    });
+    buildGoHpke(go as string, bin);
     goSuites = runGo([{ op: 'suites' }])[0]?.suites ?? {};
     // pqid → Go: one Go run for every identifier.
     const cases = await pqidJwes();

@@ -12,10 +12,25 @@
  * Pick one per login: /login?store=session or /login?store=cookie. Add &acr=mfa to demand two
  * factors (acr_values=urn:pqid:acr:mfa): the IdP then asks for a passkey after the password, and
  * this RP checks the ID token's `acr` before it accepts the login.
+ *
+ * With `idTokenEncryption`, the RP publishes an encryption key at /jwks (its client's jwks_uri)
+ * and the IdP encrypts each ID token to it (e.g. HPKE-9: X-Wing, ML-KEM-768 + X25519).
+ * openid-client decrypts only classical JWE, so @pqid/jose decrypts the token response before
+ * openid-client validates the signed ID token inside, exactly as it would an unencrypted one.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { chunkCookie, createRemoteJWKSet, inspectToken, joinCookieChunks, verifyJwt } from '@pqid/jose';
+import {
+  chunkCookie,
+  contentEncryptionRegistry,
+  createRemoteJWKSet,
+  decryptCompact,
+  exportEncryptionKey,
+  importEncryptionKey,
+  inspectToken,
+  joinCookieChunks,
+  verifyJwt,
+} from '@pqid/jose';
 import * as oidc from 'openid-client';
 import { errorPage, esc, page } from '../shared/page.js';
 
@@ -29,11 +44,14 @@ import { errorPage, esc, page } from '../shared/page.js';
  * @property {string} [host]          default 127.0.0.1
  * @property {string} [baseUrl]       the RP's public URL (default http://localhost:<port>)
  * @property {'session' | 'cookie'} [store]  default token storage (default session)
+ * @property {{ alg: string, privateJwk: Record<string, unknown> }} [idTokenEncryption]
+ *   ask for encrypted ID tokens: the client's id_token_encrypted_response_alg and this RP's
+ *   private key for it (its public half is served at /jwks)
  */
 
 /**
  * @typedef {{ idToken: string, claims: Record<string, unknown>, accessToken: string,
- *             userinfo: Record<string, unknown> }} Session
+ *             userinfo: Record<string, unknown>, encrypted?: { alg: string, bytes: number } }} Session
  */
 
 /** The class of a two-factor sign-in at pqid (its discovery lists acr_values_supported). */
@@ -54,6 +72,36 @@ function parseCookies(header) {
   return out;
 }
 
+/**
+ * Decrypts the ID token in token endpoint responses (a Nested JWT: a JWE around the signed
+ * token), so openid-client validates the signed token as usual. Returns what it saw, by token.
+ * @param {{ alg: string, privateJwk: Record<string, unknown> }} enc
+ */
+async function idTokenDecryption(enc) {
+  const key = await importEncryptionKey(enc.privateJwk, { alg: enc.alg });
+  if (key.type !== 'private') throw new Error('idTokenEncryption.privateJwk must be a private key');
+  /** @type {Map<string, { alg: string, bytes: number }>} what each ID token arrived as */
+  const received = new Map();
+  /** @param {Response} res */
+  async function decrypt(res) {
+    const body = await res.json();
+    if (typeof body.id_token !== 'string' || body.id_token.split('.').length !== 5)
+      throw new Error('the IdP sent no encrypted ID token, though this RP asked for one');
+    const { plaintext, protectedHeader } = await decryptCompact(body.id_token, key, {
+      keyManagementAlgorithms: [enc.alg],
+      contentEncryptionAlgorithms: contentEncryptionRegistry().map((e) => e.enc),
+    });
+    if (String(protectedHeader.cty).toUpperCase() !== 'JWT') throw new Error('the JWE does not carry a JWT');
+    const signed = new TextDecoder().decode(plaintext);
+    received.set(signed, { alg: protectedHeader.alg, bytes: body.id_token.length });
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(JSON.stringify({ ...body, id_token: signed }), { status: res.status, headers });
+  }
+  return { jwks: { keys: [exportEncryptionKey(key.publicKey)] }, decrypt, received };
+}
+
 /** @param {RpOptions} opts */
 export async function createRp(opts) {
   const alg = opts.alg ?? 'ML-DSA-65';
@@ -70,6 +118,12 @@ export async function createRp(opts) {
   // back-channel: the point of the exercise is an ML-DSA signature that is actually checked.
   oidc.enableNonRepudiationChecks(config);
   const meta = config.serverMetadata();
+  const encryption = opts.idTokenEncryption ? await idTokenDecryption(opts.idTokenEncryption) : undefined;
+  if (encryption)
+    config[oidc.customFetch] = async (/** @type {string} */ url, /** @type {RequestInit} */ init) => {
+      const res = await fetch(url, init);
+      return url === meta.token_endpoint && res.status === 200 ? encryption.decrypt(res) : res;
+    };
   const jwks = createRemoteJWKSet(new URL(/** @type {string} */ (meta.jwks_uri)));
 
   /** @type {Map<string, Session>} server-side sessions (use a real store in production) */
@@ -134,6 +188,11 @@ export async function createRp(opts) {
         res.end();
       };
 
+      if (url.pathname === '/jwks' && encryption) {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+        return res.end(JSON.stringify(encryption.jwks));
+      }
+
       if (url.pathname === '/') {
         const who = await current(cookies);
         if (!who)
@@ -159,6 +218,7 @@ export async function createRp(opts) {
 <tr><th>ID token algorithm</th><td id="alg">${esc(header.alg)}</td></tr>
 <tr><th>ID token size</th><td id="size">${size.bytes.token} bytes (signature ${size.bytes.signatureRaw} bytes)</td></tr>
 <tr><th>fits one cookie?</th><td>${size.fits.cookie.fits ? 'yes' : `no: ${size.fits.cookie.bytes} &gt; ${size.fits.cookie.limit} bytes`}</td></tr>
+<tr><th>ID token encryption</th><td id="enc">${'encrypted' in who && who.encrypted ? `${esc(who.encrypted.alg)} (${who.encrypted.bytes} bytes as received, decrypted by this RP)` : 'none'}</td></tr>
 <tr><th>held in</th><td id="held-in">${esc(who.heldIn)}</td></tr>
 <tr><th>authentication class (acr)</th><td id="acr">${esc(who.claims.acr ?? '(none)')}</td></tr>
 <tr><th>methods (amr)</th><td id="amr">${esc(Array.isArray(who.claims.amr) ? who.claims.amr.join(' ') : '(none)')}</td></tr>
@@ -230,6 +290,8 @@ export async function createRp(opts) {
         }
         const idToken = /** @type {string} */ (tokens.id_token);
         const claims = /** @type {Record<string, unknown>} */ (tokens.claims());
+        const encrypted = encryption?.received.get(idToken);
+        encryption?.received.delete(idToken);
         // acr_values is only a request: the RP itself checks the class it demanded.
         if (tx.acr && claims.acr !== tx.acr)
           return send(
@@ -248,7 +310,13 @@ export async function createRp(opts) {
             /** @type {string} */ (claims.sub),
           );
           const sid = randomBytes(32).toString('base64url');
-          sessions.set(sid, { idToken, claims, accessToken: tokens.access_token, userinfo });
+          sessions.set(sid, {
+            idToken,
+            claims,
+            accessToken: tokens.access_token,
+            userinfo,
+            ...(encrypted ? { encrypted } : {}),
+          });
           return redirect('/', [clearTx, `${SESSION_COOKIE}=${sid}${attrs()}`]);
         }
         // Each Set-Cookie stays within 4096 bytes including name and attributes.

@@ -4,6 +4,10 @@
  * demo client). Settings from the environment (README.md lists them); the defaults fit the demo.
  * Started before the IdP, it waits for it.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateEncryptionKeyPair } from '@pqid/jose';
 import { exitWith, waitForIdp } from '../shared/wait-for-idp.js';
 import { createRp } from './rp.js';
 
@@ -12,6 +16,19 @@ const issuer = env.RP_ISSUER ?? 'http://localhost:3000';
 const store = env.RP_STORE ?? 'session';
 if (store !== 'session' && store !== 'cookie')
   exitWith('example RP')(new Error(`RP_STORE must be session or cookie, not ${JSON.stringify(store)}`));
+/**
+ * RP_ID_TOKEN_ENCRYPTION=HPKE-9 (any JWE alg): ask for encrypted ID tokens. The private key is
+ * kept in RP_ENCRYPTION_KEY_FILE, made on first start: a key that changed at every start would
+ * not match the one the IdP cached from /jwks.
+ */
+async function encryptionKey(alg) {
+  const file = env.RP_ENCRYPTION_KEY_FILE ?? join(tmpdir(), `pqid-example-rp-${alg}.jwk.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const { privateJwk } = await generateEncryptionKeyPair(alg);
+  writeFileSync(file, JSON.stringify(privateJwk), { mode: 0o600 });
+  return privateJwk;
+}
+const encAlg = env.RP_ID_TOKEN_ENCRYPTION;
 const options = {
   issuer,
   clientId: env.RP_CLIENT_ID ?? 'demo-client',
@@ -19,6 +36,7 @@ const options = {
   alg: env.RP_ALG ?? 'ML-DSA-65',
   port: Number(env.RP_PORT ?? 3001),
   store: /** @type {'session' | 'cookie'} */ (store),
+  ...(encAlg ? { idTokenEncryption: { alg: encAlg, privateJwk: await encryptionKey(encAlg) } } : {}),
 };
 const rp = await waitForIdp(() => createRp(options), {
   idp: issuer,
@@ -27,4 +45,6 @@ const rp = await waitForIdp(() => createRp(options), {
   variable: 'RP_ISSUER',
   seconds: Number(env.RP_WAIT_SECONDS ?? 60),
 }).catch(exitWith('example RP', 'RP_PORT'));
-console.log(`example RP on ${rp.url} (redirect URI ${rp.redirectUri})`);
+console.log(
+  `example RP on ${rp.url} (redirect URI ${rp.redirectUri}${encAlg ? `; ${encAlg} encryption key at ${rp.url}/jwks` : ''})`,
+);

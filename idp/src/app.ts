@@ -88,6 +88,8 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       ...resourceServerAlgs(config),
       ...used,
     ]);
+    // The IdP's encryption keys (clients encrypt request objects to them), published from the start.
+    await keys.ensure(config.keys.encryptionAlgs, 'enc');
     // The cold-path root: SAML certificates and metadata, the signed JWKS.
     if (config.saml.enabled || config.keys.signedJwks) await keys.ensure([keys.coldAlg()], 'root');
     const app = await buildServer(ctx, {

@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { IdpContext } from './context.ts';
 import { mldsaBackendReport } from './mldsa-backend.ts';
 
-export type TokenKind = 'id_token' | 'access_token' | 'userinfo' | 'logout_token';
+export type TokenKind = 'id_token' | 'access_token' | 'userinfo' | 'logout_token' | 'introspection';
 
 export interface Metrics {
   registry: Registry;

@@ -91,6 +91,7 @@ export async function openContext(config: Config, opts: OpenContextOptions): Pro
         allowSlhDsaHotPath: config.keys.allowSlhDsaHotPath,
         cacheTtl: config.clientCacheTtl,
         outboundAllow: outbound.allowlist,
+        encryptionAlgs: config.keys.encryptionAlgs,
       }),
       outbound,
       // Lockouts count failures from every instance on this store (login-limiter.ts).

@@ -281,7 +281,7 @@ describe('pqid CLI (keys, clients)', () => {
       alg: string;
       status: string;
     }>;
-    expect(new Set(listed.map((k) => k.set))).toEqual(new Set(['oidc', 'saml', 'root']));
+    expect(new Set(listed.map((k) => k.set))).toEqual(new Set(['oidc', 'saml', 'root', 'enc']));
     expect((await pqid('keys', 'list')).stdout).toMatch(/^set\s+kid\s+alg\s+status/m);
     const root = () => idp.ctx.keys.list('root').find((k) => k.status === 'active');
     await idp.ctx.keys.load();
@@ -305,7 +305,18 @@ describe('pqid CLI (keys, clients)', () => {
     expect(only.every((k) => k.set === 'saml')).toBe(true);
     const bad = await pqid('keys', 'rotate', '--set', 'everything');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--set must be one of oidc, saml, root/);
+    expect(bad.stderr).toMatch(/--set must be one of oidc, saml, root, enc/);
+    // The encryption keys: rotated by --set enc (and by --alg naming one of their algorithms).
+    const enc = JSON.parse((await pqid('keys', 'rotate', '--set', 'enc', '--json')).stdout);
+    expect(
+      enc.map((k: { set: string; alg: string; status: string }) => [k.set, k.alg, k.status]).sort(),
+    ).toEqual([
+      ['enc', 'ECDH-ES+A256KW', 'next'],
+      ['enc', 'HPKE-9', 'next'],
+    ]);
+    const byEncAlg = await pqid('keys', 'rotate', '--alg', 'HPKE-9', '--now', '--json');
+    expect(byEncAlg.code, byEncAlg.stderr).toBe(0);
+    expect(JSON.parse(byEncAlg.stdout)).toMatchObject([{ set: 'enc', alg: 'HPKE-9', status: 'active' }]);
   });
 
   it('keys remove: refuses the active key, removes a retired one and explains; every operation leaves an audit line', async () => {

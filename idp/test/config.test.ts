@@ -165,6 +165,7 @@ describe('config', () => {
         allowSlhDsaHotPath: false,
         signers: {},
         custody: {},
+        encryptionAlgs: ['HPKE-9', 'ECDH-ES+A256KW'],
       },
       loginLimits: { window: 900, maxFailuresPerAccount: 5, maxFailuresPerAddress: 50 },
       saml: {

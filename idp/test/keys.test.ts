@@ -24,8 +24,9 @@ describe('key manager', () => {
   it('generates ML-DSA-65 on first start, encrypts it at rest, reuses it on the next start', async () => {
     const d = dir();
     const first = await createIdp(testConfig(d, NO_SAML), { env: { PQID_KEK: KEK }, warn: () => {} });
-    const jwks = first.ctx.keys.jwks();
-    expect(first.createdKeys).toHaveLength(1);
+    // The signing keys (the enc set's are encryption-keys.test.ts's).
+    const jwks = first.ctx.keys.publicKeys('oidc');
+    expect(first.createdKeys).toHaveLength(3);
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]).toMatchObject({ kty: 'AKP', alg: 'ML-DSA-65', use: 'sig' });
     expect(jwks.keys[0]).not.toHaveProperty('priv');
@@ -37,14 +38,16 @@ describe('key manager', () => {
       db.prepare("SELECT payload FROM records WHERE model = 'SigningKey'").all() as Array<{ payload: string }>
     ).map((r) => r.payload);
     db.close();
-    expect(raw).toHaveLength(1);
-    const stored = JSON.parse(raw[0] as string);
-    expect(stored.privateJwk).toMatchObject({ v: 1, alg: 'A256GCM' });
-    expect(raw[0]).not.toContain('"priv"');
+    expect(raw).toHaveLength(3);
+    for (const row of raw) {
+      expect(JSON.parse(row).privateJwk).toMatchObject({ v: 1, alg: 'A256GCM' });
+      expect(row).not.toContain('"priv"');
+      expect(row).not.toContain('"d"');
+    }
 
     const second = await createIdp(testConfig(d, NO_SAML), { env: { PQID_KEK: KEK }, warn: () => {} });
     expect(second.createdKeys).toEqual([]);
-    expect(second.ctx.keys.jwks()).toEqual(jwks);
+    expect(second.ctx.keys.publicKeys('oidc')).toEqual(jwks);
     const signer = await second.ctx.keys.signingKey('ML-DSA-65');
     expect(signer.kid).toBe(jwks.keys[0]?.kid);
     await second.close();
@@ -95,7 +98,7 @@ describe('key manager', () => {
     const d = dir();
     const idp = await createIdp(testConfig(d, NO_SAML), { env: { PQID_KEK: KEK }, warn: () => {} });
     await idp.ctx.keys.ensure(['ES256', 'ML-DSA-44', 'ES256']);
-    const algs = idp.ctx.keys.jwks().keys.map((k) => k.alg);
+    const algs = idp.ctx.keys.publicKeys('oidc').keys.map((k) => k.alg);
     expect(algs.sort()).toEqual(['ES256', 'ML-DSA-44', 'ML-DSA-65']);
     await expect(idp.ctx.keys.signingKey('HS256')).rejects.toThrow(/not available/);
     await idp.close();

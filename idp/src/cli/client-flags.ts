@@ -31,6 +31,10 @@ export const ADD_OPTIONS = {
   'dpop-bound': { type: 'boolean' },
   'require-par': { type: 'boolean' },
   'request-object-alg': { type: 'string' },
+  'id-token-encryption': { type: 'string' },
+  'userinfo-encryption': { type: 'string' },
+  'introspection-encryption': { type: 'string' },
+  'request-object-encryption': { type: 'string' },
   'backchannel-logout-uri': { type: 'string' },
   'frontchannel-logout-uri': { type: 'string' },
   metadata: { type: 'string' },
@@ -81,6 +85,45 @@ function readMetadata(path: string): ClientInput {
   }
 }
 
+/** `--X-encryption ALG[,ENC]`: the pair of members `prefix_alg`/`prefix_enc` (clients/encryption.ts). */
+function encryptionPair(
+  value: string | undefined,
+  alg: keyof ClientInput,
+  enc: keyof ClientInput,
+): ClientInput {
+  if (value === undefined) return {};
+  const [a, e, ...rest] = value.split(',').map((p) => p.trim());
+  if (!a || rest.length > 0 || e === '')
+    throw new UsageError(`${String(alg)}: expected ALG or ALG,ENC; got ${JSON.stringify(value)}`);
+  return { [alg]: a, ...(e !== undefined ? { [enc]: e } : {}) };
+}
+
+/** The encryption pairs the `--*-encryption` flags set. */
+function encryptionMembers(values: AddValues): ClientInput {
+  return {
+    ...encryptionPair(
+      values['id-token-encryption'],
+      'id_token_encrypted_response_alg',
+      'id_token_encrypted_response_enc',
+    ),
+    ...encryptionPair(
+      values['userinfo-encryption'],
+      'userinfo_encrypted_response_alg',
+      'userinfo_encrypted_response_enc',
+    ),
+    ...encryptionPair(
+      values['introspection-encryption'],
+      'introspection_encrypted_response_alg',
+      'introspection_encrypted_response_enc',
+    ),
+    ...encryptionPair(
+      values['request-object-encryption'],
+      'request_object_encryption_alg',
+      'request_object_encryption_enc',
+    ),
+  };
+}
+
 /** The members the other flags set, when given. */
 function flagMembers(values: AddValues): ClientInput {
   const text = (v: string | undefined, member: keyof ClientInput) => (v !== undefined ? { [member]: v } : {});
@@ -101,6 +144,7 @@ function flagMembers(values: AddValues): ClientInput {
     ...text(values['request-object-alg'], 'request_object_signing_alg'),
     ...text(values['backchannel-logout-uri'], 'backchannel_logout_uri'),
     ...text(values['frontchannel-logout-uri'], 'frontchannel_logout_uri'),
+    ...encryptionMembers(values),
   };
 }
 

@@ -52,6 +52,13 @@ ${wrapList(hotPathAlgorithms(false), 30)}
   --dpop-bound                every token request must carry a DPoP proof
   --require-par               authorization requests only through PAR
   --request-object-alg ALG    the only alg accepted on its request objects (needs keys)
+  --id-token-encryption ALG[,ENC]   sign, then encrypt ID tokens to the client's key for ALG
+                              (e.g. HPKE-9: X-Wing; ECDH-ES+A256KW,A256GCM); needs --jwks or --jwks-uri
+  --userinfo-encryption ALG[,ENC]   encrypt userinfo answers the same way
+  --introspection-encryption ALG[,ENC]   RFC 9701: introspection answers as signed, then encrypted JWTs
+  --request-object-encryption ALG[,ENC]   the only alg (and enc) accepted on request objects it
+                              encrypts to the IdP (one of keys.encryptionAlgs)
+                              ENC defaults to A128CBC-HS256; HPKE-n (Integrated Encryption) has none
   --backchannel-logout-uri URL  where logout tokens are POSTed
   --frontchannel-logout-uri URL  loaded in an iframe when the user signs out (iss and sid appended;
                               scheme, host and port of a redirect URI)

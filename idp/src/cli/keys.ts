@@ -1,4 +1,4 @@
-/** `pqid keys list|rotate|remove|rekey|import`: the IdP's signing keys, in its storage. */
+/** `pqid keys list|rotate|remove|rekey|import`: the IdP's signing and encryption keys, in its storage. */
 import type { ExternalKeyRef, ExternalRef } from '../keys/custody.ts';
 import type { KeyInfo } from '../keys/key-manager.ts';
 import { isKeySet, KEY_SETS, type KeySet } from '../policy/key-sets.ts';
@@ -33,14 +33,18 @@ const HELP = `Usage:
   pqid keys import --signer NAME --ref REF --alg ALG [--set SET] [--now] [--json] [--config file]
 
 Keys come in sets by purpose: oidc (token signing, published in /jwks), saml (SAML signing,
-published as certificates in the SAML metadata) and root (the cold-path root: certifies the SAML
-keys, signs the metadata and the signed JWKS, published in neither).
+published as certificates in the SAML metadata), root (the cold-path root: certifies the SAML
+keys, signs the metadata and the signed JWKS, published in neither) and enc (the IdP's own
+encryption keys, keys.encryptionAlgs: published in /jwks with use "enc", clients encrypt
+request objects to them).
 
 list     every key of every set (or of --set): next (published, not signing yet), active,
          retired (published until what it signed expires, then removed), and its custody:
          sealed:<KEK id> (which KEK sealed it) or external:<signer> (a KMS/HSM key).
 rotate   publish a new key for ALG in the oidc and saml sets that have one (default: every
-         algorithm with an active key there). The root is rotated only with --set root.
+         algorithm with an active key there). The root is rotated only with --set root,
+         the encryption keys only with --set enc or an --alg of theirs (e.g. HPKE-9; a
+         retired one still decrypts until it leaves /jwks).
          A new key starts signing after keys.prepublish seconds (default 3600), so relying
          parties that cache the JWKS or metadata see it first; the old key then retires.
          --now activates at once (a compromised key; what it signed stays verifiable until

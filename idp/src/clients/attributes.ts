@@ -22,6 +22,7 @@ import {
   scopeTokens,
   serverUrl,
 } from './checks.ts';
+import { jweAlg, jweEnc } from './encryption.ts';
 import { ACCESS_TOKEN_FORMATS, AUTH_METHODS } from './enums.ts';
 import { APPLICATION_TYPES } from './redirect-uris.ts';
 import { flag, jwkSet, oneOf, seconds, strings, text, type ValueType } from './values.ts';
@@ -201,12 +202,42 @@ export const CLIENT_ATTRIBUTES = {
     check: hotPathAlg,
     doc: 'userinfo answers with a JWT signed with it (OIDC Core §5.3.2)',
   },
+  id_token_encrypted_response_alg: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweAlg,
+    doc: 'ID tokens are signed, then encrypted to the client\'s key for this JWE `alg` (a Nested JWT, `cty: "JWT"`); e.g. HPKE-9 (X-Wing)',
+  },
+  id_token_encrypted_response_enc: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweEnc,
+    shown: 'A128CBC-HS256; none for HPKE Integrated Encryption (`HPKE-n`)',
+    doc: 'the content encryption of encrypted ID tokens; refused with an HPKE Integrated Encryption `alg`, which has none',
+  },
+  userinfo_encrypted_response_alg: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweAlg,
+    doc: 'userinfo answers encrypted to the client (signed first when userinfo_signed_response_alg is set; OIDC Core §5.3.2)',
+  },
+  userinfo_encrypted_response_enc: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweEnc,
+    shown: 'A128CBC-HS256; none for HPKE Integrated Encryption (`HPKE-n`)',
+    doc: 'the content encryption of encrypted userinfo answers',
+  },
   jwks: {
     type: jwkSet,
     setBy: ANYONE,
     store: 'set',
     check: publicJwks,
-    doc: "the client's public keys (private_key_jwt, request objects), or jwks_uri",
+    doc: "the client's public keys (private_key_jwt, request objects, encryption to it), or jwks_uri",
   },
   jwks_uri: {
     type: text,
@@ -228,6 +259,43 @@ export const CLIENT_ATTRIBUTES = {
     store: 'set',
     check: availableAlg,
     doc: 'RFC 9101: the only algorithm accepted on request objects',
+  },
+  request_object_encryption_alg: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweAlg,
+    doc: "the JWE `alg` it encrypts request objects with, one of the provider's `keys.encryptionAlgs`; declarative: any of those is accepted (OIDC Registration §2)",
+  },
+  request_object_encryption_enc: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweEnc,
+    shown: 'A128CBC-HS256; none for HPKE Integrated Encryption (`HPKE-n`)',
+    doc: 'the `enc` of its encrypted request objects (declarative, like the `alg`)',
+  },
+  introspection_signed_response_alg: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: hotPathAlg,
+    doc: 'RFC 9701: introspection answers as a JWT signed with it (default: the ID-token algorithm)',
+  },
+  introspection_encrypted_response_alg: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweAlg,
+    doc: 'RFC 9701: introspection answers are always a signed JWT, then encrypted to the client with it',
+  },
+  introspection_encrypted_response_enc: {
+    type: text,
+    setBy: ANYONE,
+    store: 'set',
+    check: jweEnc,
+    shown: 'A128CBC-HS256; none for HPKE Integrated Encryption (`HPKE-n`)',
+    doc: 'RFC 9701: the content encryption of encrypted introspection answers',
   },
   dpop_bound_access_tokens: {
     type: flag,

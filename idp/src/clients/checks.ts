@@ -4,7 +4,7 @@
  * request, keys that are public and usable, classes this provider can reach. Each check returns
  * the value as stored. Rules that tie several members together are in metadata.ts.
  */
-import { algorithms, importJwks, type Jwk } from '@pqid/jose';
+import { algorithms, encryptionKeysFor, importJwks, isJweAlgorithm, type Jwk } from '@pqid/jose';
 import { ACR_VALUES } from '../policy/acr.ts';
 import type { OutboundAllowlist } from '../policy/addresses.ts';
 import { hotPathAlgorithms, isSlowSigner, slowHotPathRefusal } from '../policy/algorithms.ts';
@@ -110,9 +110,19 @@ export const publicJwks: Check<{ keys: unknown[] }, { keys: Jwk[] }> = async ({ 
   const usable = await importJwks({ keys: jwks }).catch((e: Error) => {
     throw new ClientError(`jwks is not a usable JWK set: ${e.message}`, field);
   });
-  if (usable.length === 0) throw new ClientError('jwks holds no usable public signing key', field);
+  if (usable.length === 0 && !(await anyEncryptionKey(jwks)))
+    throw new ClientError('jwks holds no usable public signing or encryption key', field);
   return { keys: jwks.map((k) => ({ ...k })) };
 };
+
+/** Whether some `use: "enc"` key imports as an encryption key (for its `alg`, else a classical one). */
+async function anyEncryptionKey(jwks: Jwk[]): Promise<boolean> {
+  for (const k of jwks.filter((j) => j.use === 'enc')) {
+    const algs = isJweAlgorithm(k.alg) ? [k.alg as string] : ['ECDH-ES', 'RSA-OAEP-256'];
+    for (const alg of algs) if ((await encryptionKeysFor({ keys: [k] }, alg)).length > 0) return true;
+  }
+  return false;
+}
 
 /**
  * A URL this provider itself requests (jwks_uri, backchannel_logout_uri): the outbound rules

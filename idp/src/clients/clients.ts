@@ -34,6 +34,8 @@ export interface ClientPolicy {
   cacheTtl?: number;
   /** `outbound.allow`: hosts and ranges a dynamically registered client's server URLs may name. */
   outboundAllow?: OutboundAllowlist;
+  /** The provider's encryption key algorithms (`keys.encryptionAlgs`): what request objects may use. */
+  encryptionAlgs?: readonly string[];
 }
 
 /** What the provider assigns a dynamically registered client (RFC 7591 §3.2.1, RFC 7592). */
@@ -87,6 +89,7 @@ export class Clients {
       dynamic,
       allowSlowSigners: this.#policy.allowSlhDsaHotPath ?? false,
       allow: this.#policy.outboundAllow ?? NO_EXCEPTIONS,
+      encryptionAlgs: this.#policy.encryptionAlgs,
     });
   }
 
@@ -172,6 +175,7 @@ export class Clients {
 export function signingAlgs(client: Client, accessTokenAlg?: string): string[] {
   const algs = [client.id_token_signed_response_alg];
   if (client.userinfo_signed_response_alg) algs.push(client.userinfo_signed_response_alg);
+  if (client.introspection_signed_response_alg) algs.push(client.introspection_signed_response_alg);
   if ((client.access_token_format ?? 'reference') !== 'reference')
     algs.push(accessTokenAlgOf(client, accessTokenAlg));
   return [...new Set(algs)];

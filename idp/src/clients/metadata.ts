@@ -17,6 +17,7 @@ import {
 } from './attributes.ts';
 import type { CheckContext } from './checks.ts';
 import { ClientError } from './client-error.ts';
+import { checkEncryption } from './encryption.ts';
 
 type Values = Partial<Record<ClientMember, unknown>>;
 
@@ -51,6 +52,8 @@ export interface ResolveContext extends DefaultContext {
   allowSlowSigners: boolean;
   /** `outbound.allow` (clients/outbound.ts). */
   allow: OutboundAllowlist;
+  /** The provider's encryption key algorithms (`keys.encryptionAlgs`); absent: not checked. */
+  encryptionAlgs?: readonly string[] | undefined;
 }
 
 /** Members kept only alongside another (`when`) are dropped without it. */
@@ -135,8 +138,10 @@ export async function resolveClient(
 ): Promise<Client> {
   const values = withDefaults({ ...input, client_id: clientId }, { ...ctx, clientId });
   await checkMembers(values, ctx);
+  checkTogether(inTableOrder(values));
+  // Sets the `_enc` defaults, before the record takes the table's order.
+  await checkEncryption(values, ctx.encryptionAlgs);
   const client = inTableOrder(values);
-  checkTogether(client);
   // PKCE S256 is on by default and cannot be turned off for public clients.
   if (client.token_endpoint_auth_method === 'none') client.require_pkce = true;
   return client;

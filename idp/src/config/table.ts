@@ -5,7 +5,7 @@
  * and its documentation cannot drift apart. Cross-setting rules (one setting constraining
  * another) are in load.ts.
  */
-import { algorithms } from '@pqid/jose';
+import { algorithms, jweRegistry } from '@pqid/jose';
 import { DEFAULT_SAML_LIMITS, type XmlLimits } from '@pqid/xmldsig';
 import { OutboundAllowlist } from '../policy/addresses.ts';
 import { rootAlgs, SAML_SIGNING_ALGS } from '../policy/algorithms.ts';
@@ -104,6 +104,8 @@ const custody: Check<Partial<Record<(typeof KEY_SETS)[number], string>>> = (v, a
     if (!(KEY_SETS as readonly string[]).includes(set))
       fail(`${at}: unknown key set "${set}"; one of ${KEY_SETS.join(', ')}`);
     if (typeof name !== 'string') fail(`${at}.${set} must be "sealed" or a signer name`);
+    if (set === 'enc' && name !== 'sealed')
+      fail(`${at}.enc: encryption keys are sealed under the KEK; a KMS/HSM holds signing keys only`);
   }
   return v as Record<string, string>;
 };
@@ -299,9 +301,15 @@ export const SETTINGS: Section<Config> = {
         custody: {
           default: () => ({}),
           shown: '`sealed` for every set',
-          doc: 'where new keys of `oidc`, `saml` or `root` are made: `sealed` (under the KEK) or a `keys.signers` name',
+          doc: 'where new keys of `oidc`, `saml` or `root` are made: `sealed` (under the KEK) or a `keys.signers` name; `enc` keys are always sealed',
           check: custody,
           named: true,
+        },
+        encryptionAlgs: {
+          default: () => ['HPKE-9', 'ECDH-ES+A256KW'],
+          shown: '`["HPKE-9", "ECDH-ES+A256KW"]`',
+          doc: 'JWE algorithms of the IdP\'s own encryption keys (the `enc` set, in `/jwks` with `use: "enc"`), one key each, made at start: what clients may encrypt request objects to. HPKE-9 is X-Wing (ML-KEM-768 + X25519); ECDH-ES+A256KW a P-256 key for classical clients ([KEYS.md](KEYS.md#encryption-keys))',
+          check: listOf(() => jweRegistry().map((e) => e.alg), true),
         },
       },
     },

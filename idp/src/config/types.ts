@@ -136,6 +136,11 @@ export interface KeysConfig {
   signers: Record<string, ExternalSignerConfig>;
   /** Where each set's new keys are made: `sealed` (default) or the name of one of `signers`. */
   custody: Partial<Record<KeySet, string>>;
+  /**
+   * The JWE algorithms of the IdP's own encryption keys (the `enc` set, published with
+   * `use: "enc"`): one key each, made at start. Clients encrypt request objects to them.
+   */
+  encryptionAlgs: string[];
 }
 
 export interface LoginLimitsConfig {

@@ -10,6 +10,7 @@
  *   selection.ts    which key signs what (placement.ts: the configured choice)
  *   publication.ts  /jwks, one set's public keys, listings
  *   signing-keys.ts custody of signing keys: sealed under the KEK or in a KMS/HSM (custody.ts)
+ *   encryption-keys.ts custody of the IdP's encryption keys (the `enc` set): sealed under the KEK
  *   rekey.ts        re-sealing under a new KEK
  *   audit.ts        the audit trail of every operation
  *
@@ -17,7 +18,7 @@
  * store is the single source of truth: `load()` re-reads it, so a rotation made by the CLI
  * reaches a running server.
  */
-import { exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
+import { type DecryptionKey, exportJWK, type Jwk, type PrivateKey } from '@pqid/jose';
 import type { Kek, Sealed } from '../crypto/kek.ts';
 import { InternalError } from '../errors/index.ts';
 import { KEY_SETS, type KeySet } from '../policy/key-sets.ts';
@@ -26,7 +27,8 @@ import type { LockOptions } from '../storage/lock.ts';
 import { typed } from '../storage/model.ts';
 import { AuditTrail, type KeyAuditSink } from './audit.ts';
 import type { ExternalKeyProvider, ExternalRef } from './custody.ts';
-import { checkKeySet } from './errors.ts';
+import { EncryptionKeys } from './encryption-keys.ts';
+import { checkKeySet, UnknownKeySet } from './errors.ts';
 import { idOf, KeyRing } from './key-ring.ts';
 import { type LegacySets, migrateLegacy, withSets } from './loading.ts';
 import { importKey } from './new-keys.ts';
@@ -106,6 +108,7 @@ const DEFAULT_PLACEMENT: Placement = {
 export class KeyManager {
   readonly #ring: KeyRing;
   readonly #signing: SigningKeys;
+  readonly #encryption: EncryptionKeys;
   readonly #audit: AuditTrail;
   readonly #ops: KeyOps;
   readonly #locks: KeyLocks;
@@ -126,7 +129,8 @@ export class KeyManager {
     this.#signing = new SigningKeys(kek, { providers: opts.providers, custody: opts.custody });
     this.#audit = new AuditTrail(opts.actor ?? 'server', opts.audit);
     // One custodian per key use (sets.ts): the lifecycle, publication and audit serve every set.
-    const custodians: Record<KeyUse, Custodian> = { sig: this.#signing };
+    this.#encryption = new EncryptionKeys(() => this.#signing.kek);
+    const custodians: Record<KeyUse, Custodian> = { sig: this.#signing, enc: this.#encryption };
     this.#ops = {
       ring: this.#ring,
       audit: this.#audit,
@@ -201,7 +205,21 @@ export class KeyManager {
    */
   async signingKey(alg: string, set: KeySet = 'oidc'): Promise<PrivateKey> {
     checkKeySet(set, false);
+    if (SET_RULES[set].use !== 'sig') throw new UnknownKeySet(`the ${set} set does not sign`);
     return this.#signing.open(await this.#firstKeys.active(alg, set));
+  }
+
+  /**
+   * The IdP's decryption keys (the `enc` set) that clients may have encrypted to: every one still
+   * published — next, active, and retired until its removal (sets.ts) — optionally of one `alg`.
+   * A JWE to a key removed since is undecryptable, like one to a key the IdP never had.
+   */
+  async decryptionKeys(alg?: string): Promise<DecryptionKey[]> {
+    const published = new Set(this.publicKeys('enc').keys.map((k) => k.kid));
+    const recs = this.#ring.records.filter(
+      (r) => r.set === 'enc' && published.has(r.kid) && (alg === undefined || r.alg === alg),
+    );
+    return Promise.all(recs.map((r) => this.#encryption.open(r)));
   }
 
   /**
@@ -221,11 +239,14 @@ export class KeyManager {
   /** Make sure each algorithm has an active key in `set`; returns the kids created now. */
   async ensure(algs: Iterable<string>, set: KeySet = 'oidc'): Promise<string[]> {
     const created: string[] = [];
+    checkKeySet(set, false);
     for (const alg of new Set(algs)) {
       if (this.#ring.find(set, alg, 'active')) continue;
-      const key = await this.signingKey(alg, set);
+      this.#ops.custodian(set).check(alg);
+      const rec = await this.#firstKeys.active(alg, set);
+      await this.#ops.custodian(set).open(rec);
       // Another instance may have made it (operations.ts `firstKey`): only ours count as created.
-      if (this.#firstKeys.madeHere(key.kid)) created.push(key.kid);
+      if (this.#firstKeys.madeHere(rec.kid)) created.push(rec.kid);
     }
     return created;
   }
@@ -262,6 +283,8 @@ export class KeyManager {
   ): Promise<KeyInfo> {
     const set = opts.set ?? 'oidc';
     checkKeySet(set, false);
+    if (SET_RULES[set].use !== 'sig')
+      throw new UnknownKeySet(`keys in a KMS/HSM sign: the ${set} set's keys are sealed under the KEK`);
     checkSigningAlg(alg);
     return this.#locks.operation(async () => {
       const rec = await importKey(this.#ops, this.#signing, { ref, alg, set }, opts.immediate);

@@ -4,6 +4,7 @@
  * (lifecycle.ts). Two instances rotating the same algorithm at once produce one next key: the
  * second sees the first's and gets RotationPending.
  */
+import { isJweAlgorithm } from '@pqid/jose';
 import { HOT_SETS, type KeySet } from '../policy/key-sets.ts';
 import { RotationPending } from './errors.ts';
 import { idOf } from './key-ring.ts';
@@ -17,9 +18,10 @@ export interface RotateOptions {
 
 /**
  * Which (set, algorithm) pairs a rotation touches. With `set`, that set only; without, the hot
- * sets (oidc, saml) — the root is rotated only when asked for by name. With `alg`, that
- * algorithm in each of those sets that has a key of it (the oidc set when none has: a first
- * key); without, every algorithm with an active key there.
+ * sets (oidc, saml) — the root and the encryption keys are rotated only when asked for by name.
+ * With `alg`, that algorithm in each of those sets that has a key of it (when none has: the enc
+ * set for a JWE algorithm, else a first key in the oidc set); without, every algorithm with an
+ * active key there.
  */
 export function rotationJobs(
   ops: KeyOps,
@@ -42,7 +44,8 @@ export function rotationJobs(
           ];
     for (const a of algs) jobs.push([s, a]);
   }
-  if (alg !== undefined && jobs.length === 0) jobs.push([set ?? 'oidc', alg]);
+  // An encryption algorithm can only mean the enc set; else a first key in the oidc set.
+  if (alg !== undefined && jobs.length === 0) jobs.push([set ?? (isJweAlgorithm(alg) ? 'enc' : 'oidc'), alg]);
   return jobs;
 }
 

@@ -6,8 +6,11 @@
  */
 import { isKeySet, KEY_SETS, type KeySet } from '../policy/key-sets.ts';
 
-/** What a key does: `sig` signs (JWS, XML-DSig). The record's and the JWK's `use`. */
-export type KeyUse = 'sig';
+/**
+ * What a key does: `sig` signs (JWS, XML-DSig), `enc` decrypts what clients encrypt to the IdP
+ * (JWE). The record's and the JWK's `use`.
+ */
+export type KeyUse = 'sig' | 'enc';
 
 export interface SetRules {
   use: KeyUse;
@@ -27,6 +30,9 @@ export const SET_RULES: Readonly<Record<KeySet, SetRules>> = {
   oidc: { use: 'sig', jwks: 'always', retention: 'tokens' },
   saml: { use: 'sig', jwks: 'never', retention: 'tokens' },
   root: { use: 'sig', jwks: 'publishRoot', retention: 'cold' },
+  // A retired encryption key still decrypts until it leaves /jwks: a client that fetched the
+  // JWKS before the rotation may encrypt to it for as long as its cache lasts.
+  enc: { use: 'enc', jwks: 'always', retention: 'tokens' },
 };
 
 /** Lifetimes in seconds: of tokens (ID, access, userinfo), and of cold-path objects. */

@@ -17,6 +17,7 @@ import {
   SealedCustody,
 } from './custody.ts';
 import { UnknownSigningAlgorithm } from './errors.ts';
+import { Handles } from './handles.ts';
 import type { Custodian } from './operations.ts';
 import type { KeyRecord } from './record.ts';
 
@@ -51,7 +52,7 @@ export class SigningKeys implements Custodian {
   readonly #providers: ReadonlyMap<string, ExternalKeyProvider>;
   readonly #custody: Partial<Record<KeySet, string>>;
   /** Signing handles by kid, opened on first need. */
-  readonly #handles = new Map<string, Promise<PrivateKey>>();
+  readonly #handles = new Handles<PrivateKey>();
 
   constructor(kek: Kek, opts: SigningKeysOptions = {}) {
     this.#sealed = new SealedCustody(kek);
@@ -91,18 +92,12 @@ export class SigningKeys implements Custodian {
 
   /** The handle of a stored key, opened once. */
   open(rec: KeyRecord): Promise<PrivateKey> {
-    let h = this.#handles.get(rec.kid);
-    if (!h) {
-      h = (async () => {
-        const custody = this.#custodyOf(rec);
-        const signers = await custody.signers(rec);
-        // A local signer's answers need no re-verification; an external one's always get it.
-        return createDelegatedKey(signers, { alg: rec.alg, kid: rec.kid, verify: !custody.local });
-      })();
-      this.#handles.set(rec.kid, h);
-      h.catch(() => this.#handles.delete(rec.kid));
-    }
-    return h;
+    return this.#handles.get(rec.kid, async () => {
+      const custody = this.#custodyOf(rec);
+      const signers = await custody.signers(rec);
+      // A local signer's answers need no re-verification; an external one's always get it.
+      return createDelegatedKey(signers, { alg: rec.alg, kid: rec.kid, verify: !custody.local });
+    });
   }
 
   /** A new key of `alg`, made where `set`'s keys are made. */
@@ -117,7 +112,8 @@ export class SigningKeys implements Custodian {
         ...(made.privateJwk ? { privateJwk: made.privateJwk } : {}),
         ...(made.external ? { external: made.external } : {}),
       },
-      open: () => this.#keep(kid, createDelegatedKey(made.signers, { alg, kid, verify: !custody.local })),
+      open: () =>
+        this.#handles.keep(kid, createDelegatedKey(made.signers, { alg, kid, verify: !custody.local })),
     };
   }
 
@@ -131,23 +127,17 @@ export class SigningKeys implements Custodian {
       await signCompact('pqid key import check', handle);
       return handle;
     };
-    return { publicJwk, custody: { external: ref }, open: () => this.#keep(kid, open()) };
-  }
-
-  async #keep(kid: string, handle: Promise<PrivateKey>): Promise<PrivateKey> {
-    const h = await handle;
-    this.#handles.set(kid, Promise.resolve(h));
-    return h;
+    return { publicJwk, custody: { external: ref }, open: () => this.#handles.keep(kid, open()) };
   }
 
   /** Forget the handle of a key no record holds any more. */
   forget(kid: string): void {
-    this.#handles.delete(kid);
+    this.#handles.forget(kid);
   }
 
   /** Forget every handle whose key is not in `live`. */
   retain(live: ReadonlySet<string>): void {
-    for (const kid of this.#handles.keys()) if (!live.has(kid)) this.#handles.delete(kid);
+    this.#handles.retain(live);
   }
 
   /** Close the external providers' sessions (server shutdown, end of a CLI command). */

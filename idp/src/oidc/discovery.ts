@@ -2,7 +2,7 @@
  * Discovery (OIDC Discovery §3): what this provider supports, read from the modules that
  * implement it. Every algorithm the registry offers is listed for verification.
  */
-import { algorithms } from '@pqid/jose';
+import { algorithms, contentEncryptionRegistry, jweRegistry } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_TOKEN_FORMATS } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
@@ -16,6 +16,28 @@ import { registrationUrl } from './registration/response.ts';
 import { AUTH_METHODS } from './shared/client-auth.ts';
 import { dpopAlgorithms } from './shared/dpop.ts';
 import { jsonErrorHandler } from './shared/errors.ts';
+
+/**
+ * What the provider encrypts to clients (any JWE `alg` of the registry: the key is the client's)
+ * and decrypts (request objects: the `alg`s it has keys for). HPKE Integrated Encryption `alg`s
+ * use no `enc`; the `enc` lists serve every other one.
+ */
+function encryptionMetadata(ctx: IdpContext): Record<string, string[]> {
+  const toClients = jweRegistry().map((e) => e.alg);
+  const encs = contentEncryptionRegistry().map((e) => e.enc);
+  return {
+    id_token_encryption_alg_values_supported: toClients,
+    id_token_encryption_enc_values_supported: encs,
+    userinfo_encryption_alg_values_supported: toClients,
+    userinfo_encryption_enc_values_supported: encs,
+    // RFC 9701 §7 (JWT introspection responses).
+    introspection_signing_alg_values_supported: advertisedSigningAlgs(ctx.config, 'idToken'),
+    introspection_encryption_alg_values_supported: toClients,
+    introspection_encryption_enc_values_supported: encs,
+    request_object_encryption_alg_values_supported: [...ctx.config.keys.encryptionAlgs],
+    request_object_encryption_enc_values_supported: encs,
+  };
+}
 
 export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
   const ep = endpoints(ctx.config.issuer);
@@ -83,9 +105,11 @@ export function discoveryDocument(ctx: IdpContext): Record<string, unknown> {
     // Read for `id_token.acr` (OIDC Core §5.5.1.1), in a query, a request object or a pushed
     // request alike; other claims follow the granted scopes.
     claims_parameter_supported: true,
-    // JAR (RFC 9101): signed request objects, by value or pushed; never `none`, never encrypted.
+    // JAR (RFC 9101): signed request objects, by value or pushed, optionally encrypted to the
+    // provider's `enc` keys; never `none`.
     request_parameter_supported: true,
     request_object_signing_alg_values_supported: algs,
+    ...encryptionMetadata(ctx),
     // request_uri only as a PAR urn, never fetched from a URL (OIDC Discovery's meaning).
     request_uri_parameter_supported: false,
     pushed_authorization_request_endpoint: parUrl(ctx.config.issuer),

@@ -2,14 +2,21 @@
  * Token introspection (RFC 7662). The client must authenticate, and public clients may not
  * introspect. An unknown token — tampered, expired, revoked, or one this client may not see — is
  * `active: false`, never an error (§2.2).
+ *
+ * JWT answers (RFC 9701): a client that sends `Accept: application/token-introspection+jwt` gets
+ * the answer as a JWT signed with its `introspection_signed_response_alg` (else its ID-token
+ * algorithm); one that registered `introspection_encrypted_response_alg` always gets that JWT,
+ * encrypted to it (§5), never the answer in the clear.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Client, isDynamic } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
 import type { Stored } from '../storage/model.ts';
 import { authenticateClient } from './shared/client-auth.ts';
+import { encryptSignedJwt, recipientFor } from './shared/encryption.ts';
 import { jsonErrorHandler } from './shared/errors.ts';
 import { noStore, requireForm } from './shared/http.ts';
+import { signToken } from './shared/signing.ts';
 import { type TokenBody, tokenBodySchema } from './shared/token-body.ts';
 import type { AccessTokenRecord } from './tokens/access-tokens.ts';
 import { findToken } from './tokens/lookup.ts';
@@ -68,9 +75,38 @@ async function introspect(ctx: IdpContext, client: Client, body: TokenBody): Pro
     : accessTokenAnswer(ctx, client, found.record);
 }
 
-/** Where the introspection response is sent: JSON, never cached (RFC 7662 §2.2). */
-function sendIntrospection(reply: FastifyReply, answer: Introspection): FastifyReply {
-  return noStore(reply).send(answer);
+const JWT_TYPE = 'token-introspection+jwt';
+
+/** Whether the client asked for a JWT answer (RFC 9701 §4). */
+const wantsJwt = (req: FastifyRequest): boolean =>
+  (req.headers.accept ?? '')
+    .split(',')
+    .some((t) => t.split(';')[0]?.trim().toLowerCase() === `application/${JWT_TYPE}`);
+
+/**
+ * Where the introspection response is sent, never cached (RFC 7662 §2.2): JSON, or the RFC 9701
+ * JWT — `iss`, `aud`, `iat`, `token_introspection` — signed, then encrypted when the client
+ * registered it.
+ */
+async function sendIntrospection(
+  ctx: IdpContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  client: Client,
+  answer: Introspection,
+): Promise<FastifyReply> {
+  const recipient = await recipientFor(ctx, client, 'introspection');
+  if (!recipient && !wantsJwt(req)) return noStore(reply).send(answer);
+  const alg = client.introspection_signed_response_alg ?? client.id_token_signed_response_alg;
+  const jwt = await signToken(
+    ctx,
+    'introspection',
+    alg,
+    { token_introspection: answer },
+    { issuer: ctx.config.issuer, audience: client.client_id, typ: JWT_TYPE },
+  );
+  const body = recipient ? await encryptSignedJwt(jwt, recipient) : jwt;
+  return noStore(reply).header('content-type', `application/${JWT_TYPE}`).send(body);
 }
 
 export async function introspectionRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
@@ -78,6 +114,6 @@ export async function introspectionRoutes(app: FastifyInstance, { ctx }: { ctx: 
   app.post<{ Body: TokenBody }>('/introspect', { schema: { body: tokenBodySchema } }, async (req, reply) => {
     requireForm(req);
     const client = await authenticateClient(req, req.body, ctx, { allowPublic: false });
-    return sendIntrospection(reply, await introspect(ctx, client, req.body));
+    return sendIntrospection(ctx, req, reply, client, await introspect(ctx, client, req.body));
   });
 }

@@ -8,6 +8,7 @@ import { endpoints, type IdpContext } from '../context.ts';
 import { GRANTS, type TokenParams } from './grants/index.ts';
 import { authenticateClient } from './shared/client-auth.ts';
 import type { Dpop } from './shared/dpop.ts';
+import { recipientFor } from './shared/encryption.ts';
 import { invalidRequest, jsonErrorHandler, OAuthError } from './shared/errors.ts';
 import { noStore, RESOURCE_SCHEMA, requireForm } from './shared/http.ts';
 
@@ -49,6 +50,9 @@ export async function tokenRoutes(
     if (!grant) throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
     if (!client.grant_types.includes(grant.grantType))
       throw new OAuthError('unauthorized_client', `client may not use grant_type ${grantType}`);
+    // A client that asked for encrypted ID tokens but has no usable key is told so before the
+    // grant spends its code or refresh token (the key is cached for the ID token itself).
+    if (grant.grantType !== 'client_credentials') await recipientFor(ctx, client, 'id_token');
     const response = await grant.handler(ctx, { client, params, ...(proof ? { jkt: proof.jkt } : {}) });
     return noStore(reply).send(response);
   });

@@ -8,6 +8,7 @@ import { Accounts } from '../accounts/accounts.ts';
 import type { Client } from '../clients/clients.ts';
 import { endpoints, type IdpContext } from '../context.ts';
 import type { Dpop } from './shared/dpop.ts';
+import { encryptJson, encryptSignedJwt, recipientFor } from './shared/encryption.ts';
 import { challengeText, jsonErrorHandler, OAuthError } from './shared/errors.ts';
 import { signToken } from './shared/signing.ts';
 import { type AccessTokenRecord, findAccessToken } from './tokens/access-tokens.ts';
@@ -66,8 +67,10 @@ async function usableToken(
 }
 
 /**
- * Where userinfo answers: plain JSON, or, for a client that registered
- * `userinfo_signed_response_alg`, a JWT with iss and aud (OIDC Core §5.3.2, application/jwt).
+ * Where userinfo answers (OIDC Core §5.3.2): plain JSON; for a client that registered
+ * `userinfo_signed_response_alg`, a JWT with iss and aud; for one that registered
+ * `userinfo_encrypted_response_alg`, that JWT encrypted to it (a Nested JWT), or, unsigned, the
+ * JSON encrypted. Signed or encrypted answers are `application/jwt`.
  */
 async function sendUserinfo(
   ctx: IdpContext,
@@ -76,12 +79,18 @@ async function sendUserinfo(
   claims: Record<string, unknown>,
 ): Promise<FastifyReply> {
   const alg = client?.userinfo_signed_response_alg;
-  if (!client || !alg) return reply.header('cache-control', 'no-store').send(claims);
-  const jwt = await signToken(ctx, 'userinfo', alg, claims, {
-    issuer: ctx.config.issuer,
-    audience: client.client_id,
-  });
-  return reply.headers({ 'cache-control': 'no-store', 'content-type': 'application/jwt' }).send(jwt);
+  const recipient = client ? await recipientFor(ctx, client, 'userinfo') : undefined;
+  if (!client || (!alg && !recipient)) return reply.header('cache-control', 'no-store').send(claims);
+  const jwt = alg
+    ? await signToken(ctx, 'userinfo', alg, claims, { issuer: ctx.config.issuer, audience: client.client_id })
+    : undefined;
+  const body =
+    recipient === undefined
+      ? (jwt as string)
+      : jwt !== undefined
+        ? await encryptSignedJwt(jwt, recipient)
+        : await encryptJson(claims, recipient);
+  return reply.headers({ 'cache-control': 'no-store', 'content-type': 'application/jwt' }).send(body);
 }
 
 export async function userinfoRoutes(

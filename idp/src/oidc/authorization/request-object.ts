@@ -14,6 +14,10 @@
  * `exp`, as often as it is sent: replaying it only repeats a request the client signed, whose
  * code still goes to that client's registered redirect_uri and is bound to its PKCE challenge.
  * `requestObjects.requireJti` refuses such objects, making every request object single use.
+ *
+ * An encrypted request object (a JWE to one of the provider's `enc` keys, containing the signed
+ * one: a Nested JWT, RFC 9101 §4, OIDC Core §6.1) is decrypted first (request-object-jwe.ts), then
+ * checked as above: encryption never stands in for the signature.
  */
 import { algorithms, decodeProtectedHeader, verifyJwt } from '@pqid/jose';
 import type { Client } from '../../clients/clients.ts';
@@ -23,6 +27,7 @@ import { model } from '../../storage/model.ts';
 import { keySetFor } from '../shared/client-keys.ts';
 import { OAuthError } from '../shared/errors.ts';
 import type { AuthorizeParams } from './request.ts';
+import { decryptRequestObject } from './request-object-jwe.ts';
 
 const MAX_LIFETIME = 3600;
 const CLOCK_TOLERANCE = 30;
@@ -51,11 +56,10 @@ type SeenJti = Record<string, never>;
 async function readRequestObject(
   ctx: IdpContext,
   client: Client,
-  jwt: string,
+  received: string,
 ): Promise<Record<string, unknown>> {
-  const segments = jwt.split('.').length;
-  if (segments === 5) refuse('encrypted request objects are not supported');
-  if (segments !== 3) refuse('the request object is not a JWS');
+  const jwt = received.split('.').length === 5 ? await decryptRequestObject(ctx, received, refuse) : received;
+  if (jwt.split('.').length !== 3) refuse('the request object is not a JWS');
   let header: Record<string, unknown>;
   try {
     header = decodeProtectedHeader(jwt);

@@ -16,8 +16,9 @@ export async function signToken(
   /** `exactAlg`: sign with `alg` itself, whatever key placement says (a resource's pinned alg). */
   { exactAlg = false }: { exactAlg?: boolean } = {},
 ): Promise<string> {
-  // Logout tokens are signed like the client's ID tokens (same algorithm, same placement).
-  const purpose = kind === 'logout_token' ? 'id_token' : kind;
+  // Logout tokens and introspection answers (RFC 9701) are signed like the client's ID tokens
+  // (same placement).
+  const purpose = kind === 'logout_token' || kind === 'introspection' ? 'id_token' : kind;
   const key = exactAlg ? await ctx.keys.signingKey(alg) : await ctx.keys.signerFor(purpose, alg);
   const m = metricsFor(ctx);
   const end = m.signSeconds.startTimer({ alg: key.alg, kind });
