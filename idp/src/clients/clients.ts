@@ -34,6 +34,11 @@ export interface ClientPolicy {
   cacheTtl?: number;
   /** `outbound.allow`: hosts and ranges a dynamically registered client's server URLs may name. */
   outboundAllow?: OutboundAllowlist;
+  /**
+   * What else ends with a removed client, before its record goes: the open context denies its
+   * stateless access tokens (storage/denylist.ts), which no stored record would otherwise kill.
+   */
+  onRemove?: (clientId: string) => Promise<void>;
 }
 
 /** What the provider assigns a dynamically registered client (RFC 7591 §3.2.1, RFC 7592). */
@@ -150,6 +155,7 @@ export class Clients {
   }
 
   async remove(clientId: string): Promise<void> {
+    await this.#policy.onRemove?.(clientId);
     try {
       await this.#store.destroy(clientId);
     } finally {
