@@ -426,3 +426,80 @@ describe.skipIf(!PG_URL)('two instances on one PostgreSQL database, stateless mo
     expect(await usable(b.app, at)).toBe(false);
   });
 });
+
+describe('which mode a token gets: its resource server, else its client, else the configuration', () => {
+  const API = 'https://api.example/';
+  let i: Instance;
+  beforeAll(async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    i = await new Instance(dir, undefined).open({
+      accessTokenStorage: 'stored',
+      resourceServers: { [API]: { scope: 'api', accessTokenStorage: 'stateless' } },
+    });
+    await registerClients(i.idp);
+    await registerClient(i.idp.ctx, {
+      client_id: 'svc',
+      client_secret: APP_SECRET,
+      redirect_uris: [RP],
+      scope: 'api',
+      access_token_format: 'jwt',
+      id_token_signed_response_alg: 'ES256',
+      grant_types: ['client_credentials'],
+    });
+    await registerClient(i.idp.ctx, {
+      client_id: 'm2m',
+      client_secret: APP_SECRET,
+      redirect_uris: [RP],
+      scope: 'api',
+      access_token_format: 'jwt',
+      access_token_storage: 'stateless',
+      id_token_signed_response_alg: 'ES256',
+      grant_types: ['client_credentials'],
+    });
+  });
+  afterAll(() => i.idp.close());
+
+  const cc = async (client: string, extra: Record<string, string> = {}) => {
+    const r = await post(
+      i.app,
+      '/token',
+      { grant_type: 'client_credentials', ...extra },
+      basicAuth(client, APP_SECRET),
+    );
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json().access_token as string;
+  };
+  const stateless = (jwt: string) => String(claimsOf(jwt).jti).startsWith('s1.');
+
+  it('the configuration by default, the client over it, the resource server over both', async () => {
+    expect(stateless(await cc('svc'))).toBe(false);
+    expect(stateless(await cc('m2m'))).toBe(true);
+    const forApi = await cc('svc', { resource: API });
+    expect(claimsOf(forApi).aud).toBe(API);
+    expect(stateless(forApi)).toBe(true);
+    expect(await introspect(i.app, forApi)).toMatchObject({ active: true, aud: API, client_id: 'svc' });
+    expect((await post(i.app, '/revoke', { token: forApi }, basicAuth('svc', APP_SECRET))).statusCode).toBe(
+      200,
+    );
+    expect((await introspect(i.app, forApi)).active).toBe(false);
+  });
+
+  it('refuses an unknown mode in the configuration and in client metadata', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    expect(() => testConfig(dir, { accessTokenStorage: 'none' as AccessTokenStorage })).toThrow(
+      /accessTokenStorage/,
+    );
+    expect(() =>
+      testConfig(dir, { resourceServers: { [API]: { scope: 'api', accessTokenStorage: 'maybe' } } } as never),
+    ).toThrow(/accessTokenStorage must be stored or stateless/);
+    await expect(
+      registerClient(i.idp.ctx, {
+        client_id: 'bad',
+        redirect_uris: [RP],
+        access_token_storage: 'sometimes' as AccessTokenStorage,
+      }),
+    ).rejects.toThrow(/access_token_storage/);
+  });
+});
