@@ -18,6 +18,7 @@ import type { Trust } from './outbound.ts';
 export type { Client, ClientInput } from './attributes.ts';
 export {
   ACCESS_TOKEN_FORMATS,
+  ACCESS_TOKEN_STORAGES,
   type AccessTokenFormat,
   AUTH_METHODS,
   GRANT_TYPES,
