@@ -232,7 +232,7 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     expect(md).toMatch(
       /- pqid \(stored\) ML-DSA-65 ≥ 3× node-oidc-provider ML-DSA-65 \(client_credentials\): \d/,
     );
-    expect(md).toMatch(/\| \+ protocol \(token − store-floor\)[^\n]*\| -?\d+\.\d{3}/);
+    expect(md).toMatch(/\| \+ protocol \(token − store-floor[^\n]*\| -?\d+\.\d{3}/);
     expect(md).toMatch(/\| budget per token[^\n]*(\| \d+\.\d{3} ){4}\|/);
   });
 

@@ -236,14 +236,16 @@ describe.each(ENGINES)('access-token storage on $name', (engine) => {
     it.runIf(mode === 'stateless')(
       'removing the client revokes its tokens; a client registered again under its id gets live ones',
       async () => {
-        await registerClient(a.idp.ctx, {
-          client_id: 'gone',
-          client_secret: APP_SECRET,
-          redirect_uris: [RP],
-          access_token_format: 'jwt',
-          id_token_signed_response_alg: 'ES256',
-          grant_types: ['client_credentials'],
-        });
+        const registerGone = () =>
+          registerClient(a.idp.ctx, {
+            client_id: 'gone',
+            client_secret: APP_SECRET,
+            redirect_uris: [RP],
+            access_token_format: 'jwt',
+            id_token_signed_response_alg: 'ES256',
+            grant_types: ['client_credentials'],
+          });
+        await registerGone();
         const auth = basicAuth('gone', APP_SECRET);
         const old = (await post(a.app, '/token', { grant_type: 'client_credentials' }, auth)).json()
           .access_token;
@@ -251,14 +253,7 @@ describe.each(ENGINES)('access-token storage on $name', (engine) => {
         expect(await usable(a.app, old, false)).toBe(false);
         // The removal's second is denied too (fail closed): the new registration starts a second later.
         await new Promise((r) => setTimeout(r, 1100));
-        await registerClient(a.idp.ctx, {
-          client_id: 'gone',
-          client_secret: APP_SECRET,
-          redirect_uris: [RP],
-          access_token_format: 'jwt',
-          id_token_signed_response_alg: 'ES256',
-          grant_types: ['client_credentials'],
-        });
+        await registerGone();
         const fresh = (await post(a.app, '/token', { grant_type: 'client_credentials' }, auth)).json()
           .access_token;
         expect(await usable(a.app, fresh, false)).toBe(true);
