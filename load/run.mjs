@@ -94,6 +94,13 @@ export async function main(argv) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // HPKE's ML-KEM and SHA-3 through node:crypto Web Crypto warn "experimental" once per method:
+  // noise between the progress lines. Other warnings still print.
+  process.removeAllListeners('warning');
+  process.on('warning', (w) => {
+    if (w.name !== 'ExperimentalWarning' || !/Web Crypto API/.test(w.message))
+      process.stderr.write(`${w.name}: ${w.message}\n`);
+  });
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e) => {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Encryption } from '../load/lib/types.d.ts';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
@@ -75,6 +76,7 @@ interface Spread {
 }
 interface Results {
   meta: { mode: string; algs: string[]; elapsedSeconds: number };
+  encryption?: Encryption;
   signCost: Record<string, { usPerOp: number; samples: number[]; spread: Spread }>;
   slhDsa: Record<string, { usPerOp: number; samples: number[]; spread: Spread }>;
   sizes: {
@@ -260,6 +262,32 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
       expect(o.resign.cpuMs).toBeGreaterThan(0);
       // A cached fetch is not re-signed: far cheaper than one that signs.
       expect(o.cached.cpuMsPerFetch).toBeLessThan(o.resign.cpuMs);
+    }
+  });
+
+  it('sizes encrypted ID tokens in the same bytes k6 measured, and costs them next to signing', () => {
+    const e = results.encryption;
+    if (!e) throw new Error('no encryption results');
+    // The runner's signed-only figures are the very lines k6 measured for the same tokens.
+    for (const r of e.sizes.filter((x) => x.jwe === null)) {
+      const k6 = results.sizes.rows.find((x) => x.alg === r.alg && x.profile === r.profile);
+      expect([r.bytes, r.setCookie, r.logoutUrl], `${r.alg} ${r.profile}`).toEqual([
+        k6?.idToken,
+        k6?.setCookie,
+        k6?.logoutUrl,
+      ]);
+    }
+    const signed = (alg: string, profile: string) =>
+      e.sizes.find((x) => x.alg === alg && x.profile === profile && x.jwe === null)?.bytes ?? Number.NaN;
+    for (const r of e.sizes.filter((x) => x.jwe !== null))
+      expect(r.bytes, `${r.alg} in ${r.jwe?.alg}`).toBeGreaterThan(signed(r.alg, r.profile));
+    // Every configuration has encrypt, sign + encrypt and decrypt costs beside signing alone.
+    const cost = e.cost.cost;
+    expect(cost['sign ML-DSA-65']?.usPerOp).toBeGreaterThan(0);
+    for (const c of e.cost.configs) {
+      const l = c.enc ? `${c.alg} / ${c.enc}` : c.alg;
+      for (const op of ['encrypt', 'sign + encrypt', 'decrypt'])
+        expect(cost[`${op} ${l}`]?.usPerOp, `${op} ${l}`).toBeGreaterThan(0);
     }
   });
 

@@ -7,5 +7,12 @@
 import { requireSupportedNode } from './node-version.ts';
 
 requireSupportedNode('pqid');
+// node:crypto's ML-KEM and SHA-3 in Web Crypto (used by HPKE) are flagged experimental once per
+// method: a line each on a command's stderr says nothing the user can act on. Others still print.
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name === 'ExperimentalWarning' && /Web Crypto API/.test(w.message)) return;
+  process.stderr.write(`(node:${process.pid}) ${w.name}: ${w.message}\n`);
+});
 const { main } = await import('./cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

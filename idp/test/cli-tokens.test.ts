@@ -8,8 +8,16 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inspectToken } from '@pqid/jose';
+import {
+  type EncryptionKey,
+  encryptJwt,
+  generateEncryptionKeyPair,
+  importEncryptionKey,
+  inspectJwe,
+  inspectToken,
+} from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TokenFitRow } from '../src/cli/token-fit-command.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = join(ROOT, 'node_modules/.bin/node');
@@ -326,6 +334,106 @@ describe('listings and help', () => {
     }
     expect((await pqid(['frobnicate'])).code).toBe(2);
     expect((await pqid([])).code).toBe(2);
+  });
+});
+
+describe('token-fit', () => {
+  const COOKIE = (t: string) => Buffer.byteLength(`id_token=${t}; Path=/; Secure; HttpOnly; SameSite=Lax`);
+
+  /** The byte length a fresh encryption of `jws` with (alg, enc) gives, computed here, not by the CLI. */
+  async function encryptedLength(jws: string, alg: string, enc: string | null): Promise<number> {
+    const { publicJwk } = await generateEncryptionKeyPair(alg);
+    const key = (await importEncryptionKey(publicJwk)) as EncryptionKey;
+    return Buffer.byteLength(await encryptJwt(jws, key, enc ? { enc } : {}));
+  }
+
+  it('measures the signed ID token and the JWEs it produced, X-Wing, the NIST hybrids and classical', async () => {
+    const r = await pqid(['token-fit', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const { alg, rows } = JSON.parse(r.stdout) as { alg: string; rows: TokenFitRow[] };
+    expect(alg).toBe('ML-DSA-65');
+    const [signed, ...encrypted] = rows as [TokenFitRow, ...TokenFitRow[]];
+    expect(inspectToken(signed.token).header.alg).toBe('ML-DSA-65');
+    expect(signed.bytes).toBe(Buffer.byteLength(signed.token));
+    expect(encrypted.map((e) => [e.alg, e.enc, e.quantumSafe])).toEqual([
+      ['HPKE-9', null, 'PQ/T'],
+      ['HPKE-8', null, 'PQ/T'],
+      ['HPKE-10', null, 'PQ/T'],
+      ['ECDH-ES+A256KW', 'A256GCM', 'no'],
+      ['RSA-OAEP-256', 'A256GCM', 'no'],
+    ]);
+    expect(encrypted.map((e) => e.kem)).toEqual([
+      'MLKEM768-X25519',
+      'MLKEM768-P256',
+      'MLKEM1024-P384',
+      null,
+      null,
+    ]);
+    for (const e of encrypted) {
+      const jwe = inspectJwe(e.token);
+      expect(jwe.header).toMatchObject({ alg: e.alg, cty: 'JWT', ...(e.enc ? { enc: e.enc } : {}) });
+      expect(e.bytes).toBe(Buffer.byteLength(e.token));
+      expect(e.overhead).toBe(e.bytes - signed.bytes);
+      expect(e.fits).toEqual(jwe.fits);
+      expect(e.fits.cookie).toEqual({ bytes: COOKIE(e.token), limit: 4096, fits: COOKIE(e.token) <= 4096 });
+      // The same signed token encrypted here, to another key, is exactly as long.
+      expect(await encryptedLength(signed.token, e.alg, e.enc)).toBe(e.bytes);
+    }
+    // The post-quantum KEMs carry their encapsulated secret: more than a kilobyte over classical.
+    const by = (a: string) => encrypted.find((e) => e.alg === a)?.bytes ?? 0;
+    expect(by('HPKE-9') - by('ECDH-ES+A256KW')).toBeGreaterThan(1000);
+  });
+
+  it('--alg and --encrypt pick what is measured; the table shows the measured bytes', async () => {
+    const r = await pqid([
+      'token-fit',
+      '--alg',
+      'ES256',
+      '--encrypt',
+      'HPKE-12,HPKE-9-KE:A128CBC-HS256',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const { rows } = JSON.parse(r.stdout) as { rows: TokenFitRow[] };
+    expect(rows.map((x) => [x.alg, x.enc])).toEqual([
+      ['ES256', null],
+      ['HPKE-12', null],
+      ['HPKE-9-KE', 'A128CBC-HS256'],
+    ]);
+    const table = await pqid(['token-fit', '--alg', 'ES256', '--encrypt', 'RSA-OAEP-256']);
+    expect(table.code, table.stderr).toBe(0);
+    const signed = inspectToken(rows[0]?.token ?? '').bytes.token;
+    const rsa = await encryptedLength(rows[0]?.token ?? '', 'RSA-OAEP-256', 'A256GCM');
+    expect(table.stdout).toMatch(new RegExp(`ES256 JWS\\s+signed only\\s+${signed}\\s`));
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `in RSA-OAEP-256 / A256GCM\\s+no\\s+${rsa.toLocaleString('en-US')}\\s+${(rsa - signed).toLocaleString('en-US')}\\s+fits`,
+      ),
+    );
+  });
+
+  it('an unknown alg or enc is a usage error that lists the choices', async () => {
+    const alg = await pqid(['token-fit', '--encrypt', 'HPKE-9,MLKEM-768']);
+    expect(alg.code).toBe(2);
+    expect(alg.stdout).toBe('');
+    expect(alg.stderr).toMatch(
+      /ERR_USAGE: --encrypt: unknown JWE alg "MLKEM-768"; choose one of HPKE-0, .*HPKE-9, .*RSA-OAEP-256, .*ECDH-ES\+A256KW/,
+    );
+    const enc = await pqid(['token-fit', '--encrypt', 'RSA-OAEP-256:A256CTR']);
+    expect(enc.code).toBe(2);
+    expect(enc.stderr).toContain(
+      'unknown JWE enc "A256CTR"; choose one of A128GCM, A192GCM, A256GCM, A128CBC-HS256',
+    );
+    const integrated = await pqid(['token-fit', '--encrypt', 'HPKE-9:A256GCM']);
+    expect(integrated.code).toBe(2);
+    expect(integrated.stderr).toContain(
+      'HPKE-9 is HPKE Integrated Encryption and takes no enc; use HPKE-9-KE:A256GCM',
+    );
+    const sig = await pqid(['token-fit', '--alg', 'ML-DSA-66']);
+    expect(sig.code).toBe(2);
+    expect(sig.stderr).toMatch(/unknown signing alg "ML-DSA-66"; choose one of .*ML-DSA-65/);
+    for (const x of [alg, enc, integrated, sig]) expect(x.stderr).not.toMatch(NO_STACK);
   });
 });
 

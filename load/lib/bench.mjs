@@ -23,7 +23,8 @@ const cpuMicros = (start) => {
   return u.user + u.system;
 };
 
-const CLAIMS = {
+/** A typical ID token's claims: what every per-operation cost here signs. */
+export const CLAIMS = {
   iss: 'https://idp.example.com',
   sub: '248289761001',
   aud: 'client-app',
@@ -55,7 +56,7 @@ async function loop(op, minOps, minMs) {
  * @param {{ repeats: number, minOps: number, minMs: number }} settings
  * @returns {Promise<Record<string, SignCost>>}
  */
-async function interleaved(ops, { repeats, minOps, minMs }) {
+export async function interleaved(ops, { repeats, minOps, minMs }) {
   /** @type {Record<string, { us: number, wallUs: number, ops: number }[]>} */
   const loops = Object.fromEntries(ops.map(([name]) => [name, []]));
   for (let i = 0; i < repeats; i++)

@@ -177,6 +177,38 @@ export interface Sizes {
   budgetsCrossed?: boolean;
 }
 
+/** A JWE configuration: key management `alg`, and `enc` unless the alg is HPKE Integrated. */
+export interface JweConfig {
+  alg: string;
+  enc?: string;
+}
+
+/** One ID token, signed only (`jwe: null`) or inside a JWE, where it travels. */
+export interface EncryptedSizeRow {
+  alg: string;
+  profile: string;
+  jwe: JweConfig | null;
+  bytes: number;
+  setCookie: number;
+  logoutUrl: number;
+  fitsCookie: boolean;
+  fitsUrlConservative: boolean;
+  fitsUrl: boolean;
+}
+
+/** CPU per token (runner process) of signing, encrypting, both, and decrypting, by operation label. */
+export interface EncryptionCost {
+  signAlg: string;
+  hpkeBackend: string;
+  configs: (JweConfig & { quantumSafe: 'PQ/T' | 'PQ' | 'no' })[];
+  cost: Record<string, SignCost>;
+}
+
+export interface Encryption {
+  sizes: EncryptedSizeRow[];
+  cost: EncryptionCost;
+}
+
 export interface LoginAlgRow {
   alg: string;
   flows: number;
@@ -310,6 +342,8 @@ export interface Decomposition {
 export interface Results {
   meta: Meta;
   sizes?: Sizes;
+  /** Encrypted ID tokens (sizes scenario): bytes and CPU next to signed only. */
+  encryption?: Encryption;
   throughput?: ThroughputRow[];
   signCost?: Record<string, SignCost>;
   slhDsa?: Record<string, SignCost>;

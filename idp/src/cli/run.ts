@@ -1,6 +1,6 @@
 /**
  * The `pqid` command runner: one module per command, the token and key commands (keygen, sign,
- * verify, inspect, algorithms, backends) and the IdP's own (keys, clients, saml-sps). `runCli`
+ * verify, inspect, token-fit, algorithms, backends) and the IdP's own (keys, clients, saml-sps). `runCli`
  * takes the command list so tests can run a subset.
  */
 import { readFileSync } from 'node:fs';
@@ -10,13 +10,22 @@ import { type Command, err, out, report, UsageError } from './common.ts';
 import { inspect } from './inspect.ts';
 import { keygen } from './keygen.ts';
 import { sign } from './sign.ts';
+import { tokenFitCommand } from './token-fit-command.ts';
 import { verify } from './verify.ts';
 
 export type { Command } from './common.ts';
 export { CliError, err, json, out, table, UsageError } from './common.ts';
 
 /** The commands that work on key and token files, with @pqid/jose alone (no IdP storage). */
-export const TOKEN_COMMANDS: readonly Command[] = [keygen, sign, verify, inspect, algorithms, backends];
+export const TOKEN_COMMANDS: readonly Command[] = [
+  keygen,
+  sign,
+  verify,
+  inspect,
+  tokenFitCommand,
+  algorithms,
+  backends,
+];
 
 export interface RunOptions {
   /** Stack traces with errors (`PQID_DEBUG=1`). */

@@ -1,7 +1,8 @@
 /**
  * Will a client's tokens travel where it needs them? Signs a typical ID token (and a typical
  * RFC 9068 access token) with a throw-away key of the chosen algorithm and measures it against
- * the transport limits `inspectToken` knows: one cookie, one header line, a URL.
+ * the transport limits `inspectToken` knows: one cookie, one header line, a URL. Encrypted ID
+ * tokens are measured in encrypted-fit.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair, importJWK, inspectToken, signJwt, type TokenInspection } from '@pqid/jose';
@@ -16,6 +17,17 @@ async function typicalToken(alg: string, claims: Record<string, unknown>, typ?: 
   const key = await importJWK(privateJwk, { alg });
   if (key.type !== 'private') throw new Error('expected a private key');
   return signJwt(claims, key, { expiresIn: 3600, ...(typ ? { typ } : {}) });
+}
+
+/** A typical ID token: issuer, a random subject, the client as audience, auth_time and a nonce. */
+export async function typicalIdToken(alg: string, issuer: string, clientId: string): Promise<string> {
+  return typicalToken(alg, {
+    iss: issuer,
+    sub: rand(16),
+    aud: clientId,
+    auth_time: Math.floor(Date.now() / 1000),
+    nonce: rand(32),
+  });
 }
 
 export interface FitReport {
@@ -35,13 +47,7 @@ export async function tokenFit(opts: {
   needs: readonly Transport[];
 }): Promise<FitReport> {
   const base = { iss: opts.issuer, sub: rand(16), aud: opts.clientId };
-  const idToken = inspectToken(
-    await typicalToken(opts.idTokenAlg, {
-      ...base,
-      auth_time: Math.floor(Date.now() / 1000),
-      nonce: rand(32),
-    }),
-  );
+  const idToken = inspectToken(await typicalIdToken(opts.idTokenAlg, opts.issuer, opts.clientId));
   const warnings: string[] = [];
   const n = (b: number) => b.toLocaleString('en-US');
   const id = idToken.fits;

@@ -11,6 +11,7 @@ import { renderHtml } from './html.mjs';
 import { measuredPlacement, placementModel } from './placement-model.mjs';
 import { svg } from './plots.mjs';
 import { capacitySection } from './sections/capacity.mjs';
+import { encryptionSection } from './sections/encryption.mjs';
 import { headerSection } from './sections/header.mjs';
 import { loginSection } from './sections/login.mjs';
 import { placementSection } from './sections/placement.mjs';
@@ -34,6 +35,7 @@ const SECTIONS = [
   placementSection,
   signCostSection,
   sizesSection,
+  encryptionSection,
   loginSection,
   tlsSection,
 ];

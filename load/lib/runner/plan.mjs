@@ -16,7 +16,8 @@ const phaseSteps = (scenario, opts) =>
  * @type {Record<string, (opts: RunOptions) => number>}
  */
 const STEPS = {
-  sizes: () => 1,
+  // + the encrypted ID tokens' sizes and CPU
+  sizes: () => 2,
   // + the per-operation sign costs
   throughput: (opts) => phaseSteps('throughput', opts) + 1,
   // + the cold path, + the placement summary

@@ -8,6 +8,7 @@ import { loginFlow } from '../../flow.mjs';
 import { buildSizeItems } from '../../samples.mjs';
 import { SAML_ALGS } from '../../variants.mjs';
 import { k6run, metric } from '../k6.mjs';
+import { encryption } from './encryption.mjs';
 
 /** @typedef {import('../../types.d.ts').Server<import('../../types.d.ts').IdpInfo>} Idp */
 /** @typedef {import('../../types.d.ts').K6Summary} K6Summary */
@@ -168,6 +169,8 @@ export async function sizes(ctx, idp) {
     ...r,
     profile: 'typical',
   }));
+  const endSessionEndpoint = discovery.end_session_endpoint ?? `${idp.info.issuer}/logout`;
+  const postLogoutRedirectUri = 'http://127.0.0.1:9/bye';
   const { summary, thresholdsCrossed } = await k6run(ctx, 'sizes', 'sizes', {
     budgets: opts.budgets,
     items,
@@ -177,8 +180,8 @@ export async function sizes(ctx, idp) {
     tokenEndpoint: discovery.token_endpoint,
     authorizationEndpoint: discovery.authorization_endpoint,
     parEndpoint: discovery.pushed_authorization_request_endpoint,
-    endSessionEndpoint: discovery.end_session_endpoint ?? `${idp.info.issuer}/logout`,
-    postLogoutRedirectUri: 'http://127.0.0.1:9/bye',
+    endSessionEndpoint,
+    postLogoutRedirectUri,
     saml: samlItems,
   });
   results.sizes = {
@@ -190,4 +193,5 @@ export async function sizes(ctx, idp) {
   ctx.progress.step(
     `sizes: ${items.length} token sets, ${results.sizes.rows.filter((r) => !r.fitsCookie).length} ID tokens too big for one cookie`,
   );
+  await encryption(ctx, items, { endSessionEndpoint, postLogoutRedirectUri });
 }
