@@ -106,12 +106,13 @@ interface Results {
   };
   login: { flows: number; errorRate: number; perAlg: { alg: string; flows: number; flowP50: number }[] };
   decomposition: {
+    mode: 'stored' | 'stateless';
     alg: string;
     http: { ms: number };
     signature: { ms: number };
     storage: { ms: number };
     protocol: { ms: number };
-    target: { ratio: number; budgetMs: number };
+    target: { ratio: number; budgetMs: number; baseline: string };
   }[];
   tls: {
     rounds: { group: string; handshakes: number; handshakesPerSecond: number }[];
@@ -176,6 +177,14 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     const op = results.capacity.filter((r) => r.target === 'oidc-provider');
     expect(op.map((r) => r.alg).sort()).toEqual(['ES256', 'ML-DSA-65']);
     for (const r of op) expect(r.tokensPerCoreSecond).toBeGreaterThan(0);
+    // The stateless IdP (no write per access token) ran the same algorithms, JWTs, no errors.
+    const stateless = results.capacity.filter((r) => r.target === 'pqid-stateless');
+    expect(stateless.map((r) => r.alg).sort()).toEqual(['ES256', 'ML-DSA-65']);
+    for (const r of stateless) {
+      expect(r.jwt, `stateless ${r.alg}`).toBe(true);
+      expect(r.errorRate, `stateless ${r.alg}`).toBeLessThanOrEqual(0.01);
+      expect(r.tokensPerCoreSecond, `stateless ${r.alg}`).toBeGreaterThan(0);
+    }
     // The HTTP floor replayed real token responses of the same server, and the sign and store
     // floors answered fresh JWTs (no errors): the token endpoint's parts, measured in this run.
     for (const target of ['pqid-floor', 'pqid-sign-floor', 'pqid-store-floor']) {
@@ -191,20 +200,42 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     const ms = (t: string, a: string) =>
       results.capacity.find((r) => r.target === t && r.grant === 'client_credentials' && r.alg === a)
         ?.cpuMsPerToken as number;
-    expect(results.decomposition.map((d) => d.alg)).toEqual(['ES256', 'ML-DSA-65']);
+    expect(results.decomposition.map((d) => `${d.mode} ${d.alg}`)).toEqual([
+      'stored ES256',
+      'stored ML-DSA-65',
+      'stateless ES256',
+      'stateless ML-DSA-65',
+    ]);
     for (const d of results.decomposition) {
+      const name = `${d.mode} ${d.alg}`;
+      const stored = d.mode === 'stored';
       const sum = d.http.ms + d.signature.ms + d.storage.ms + d.protocol.ms;
-      expect(sum, d.alg).toBeCloseTo(ms('pqid', d.alg), 9);
-      expect(d.http.ms + d.signature.ms + d.storage.ms, d.alg).toBeCloseTo(ms('pqid-store-floor', d.alg), 9);
-      expect(d.target.budgetMs * d.target.ratio, d.alg).toBeCloseTo(ms('oidc-provider', 'ES256'), 9);
+      expect(sum, name).toBeCloseTo(ms(stored ? 'pqid' : 'pqid-stateless', d.alg), 9);
+      const floor = ms(stored ? 'pqid-store-floor' : 'pqid-sign-floor', d.alg);
+      expect(d.http.ms + d.signature.ms + d.storage.ms, name).toBeCloseTo(floor, 9);
+      if (!stored) expect(d.storage.ms, name).toBe(0);
+      // The tightest target's budget, against the baseline row it names.
+      const [target, alg] =
+        d.target.baseline === 'node-oidc-provider ES256'
+          ? ['oidc-provider', 'ES256']
+          : ['oidc-provider', 'ML-DSA-65'];
+      expect(d.target.budgetMs * d.target.ratio, name).toBeCloseTo(ms(target, alg), 9);
     }
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/### Targets: what ML-DSA-65 costs against ES256\n/);
     expect(md).toMatch(/### Targets: tokens per core-second against node-oidc-provider\n/);
     // The decomposition, with the budget against node-oidc-provider, one column per algorithm.
-    expect(md).toMatch(/### Where a client_credentials token goes[\s\S]*\| part \| ES256 \| ML-DSA-65 \|/);
-    expect(md).toMatch(/\| \+ protocol \(token − store-floor\)[^\n]*\| -?\d+\.\d{3}/);
-    expect(md).toMatch(/\| budget per token[^\n]*\| \d+\.\d{3} \| \d+\.\d{3} \|/);
+    expect(md).toMatch(
+      /### Where a client_credentials token goes[\s\S]*\| part \| stored ES256 \| stored ML-DSA-65 \| stateless ES256 \| stateless ML-DSA-65 \|/,
+    );
+    expect(md).toMatch(
+      /- pqid stateless ML-DSA-65 ≥ 1\.1× node-oidc-provider ES256 \(client_credentials\): \d/,
+    );
+    expect(md).toMatch(
+      /- pqid \(stored\) ML-DSA-65 ≥ 3× node-oidc-provider ML-DSA-65 \(client_credentials\): \d/,
+    );
+    expect(md).toMatch(/\| \+ protocol \(token − store-floor[^\n]*\| -?\d+\.\d{3}/);
+    expect(md).toMatch(/\| budget per token[^\n]*(\| \d+\.\d{3} ){4}\|/);
   });
 
   it('measures the placement regimes on a running IdP: a slow signer on the hot path collapses capacity', () => {

@@ -51,13 +51,23 @@ describe('pqid CLI (keys, clients)', () => {
       '--redirect-uri',
       'https://app.example/cb',
     ];
-    const r = await pqid(...args, '--alg', 'ML-DSA-87', '--access-token-format', 'jwt', '--yes');
+    const r = await pqid(
+      ...args,
+      '--alg',
+      'ML-DSA-87',
+      '--access-token-format',
+      'jwt',
+      '--access-token-storage',
+      'stateless',
+      '--yes',
+    );
     expect(r.code).toBe(0);
     const client = JSON.parse(r.stdout);
     expect(client).toMatchObject({
       client_id: 'web',
       id_token_signed_response_alg: 'ML-DSA-87',
       access_token_format: 'jwt',
+      access_token_storage: 'stateless',
       token_endpoint_auth_method: 'client_secret_basic',
     });
     expect(client.client_secret).toMatch(/^[\w-]{43}$/);
@@ -228,6 +238,9 @@ describe('pqid CLI (keys, clients)', () => {
     expect((await pqid('clients', 'add', '--redirect-uri', 'x', '--alg', 'HS256')).code).toBe(2);
     expect(
       (await pqid('clients', 'add', '--redirect-uri', 'https://a/cb', '--access-token-format', 'big')).code,
+    ).toBe(2);
+    expect(
+      (await pqid('clients', 'add', '--redirect-uri', 'https://a/cb', '--access-token-storage', 'none')).code,
     ).toBe(2);
     expect((await pqid('clients', 'frobnicate')).code).toBe(2);
     expect((await pqid('keys', 'list', '--nope')).code).toBe(2);

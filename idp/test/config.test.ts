@@ -144,6 +144,7 @@ describe('config', () => {
       bodyLimit: 64 * 1024,
       logLevel: 'info',
       accessTokenHeaderBudget: 8190,
+      accessTokenStorage: 'stored',
       purgeInterval: 600,
       clientCacheTtl: 2,
       demo: {

@@ -18,6 +18,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, registerClient } from '../src/app.ts';
+import { ACCESS_TOKEN_STORAGES } from '../src/config/index.ts';
 import { dpopAlgorithms } from '../src/oidc/shared/dpop.ts';
 import { basicAuth, browserLogin, form, KEK, pkce, startTestIdp, tempDir, testConfig } from './helpers.ts';
 
@@ -39,14 +40,15 @@ const jktOf = (key: PrivateKey) => calculateThumbprint(exportJWK(key.publicKey))
 const claimsOf = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString());
 
-describe('DPoP (inject)', () => {
+// Both access-token storage modes: every JWT access token here is stored, or verified (stateless).
+describe.each(ACCESS_TOKEN_STORAGES)('DPoP (inject), %s JWT access tokens', (accessTokenStorage) => {
   let t: Awaited<ReturnType<typeof startTestIdp>>;
   let app: FastifyInstance;
   const secrets = new Map<string, string>();
   const auth = (id: string) => basicAuth(id, secrets.get(id) as string);
 
   beforeAll(async () => {
-    t = await startTestIdp();
+    t = await startTestIdp({ accessTokenStorage });
     app = t.idp.app;
     const reg = async (id: string, extra: Record<string, unknown>) => {
       const { clientSecret } = await registerClient(t.idp.ctx, {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
+import { ACCESS_TOKEN_STORAGES } from '../src/config/index.ts';
 import { bearerLineBytes } from '../src/oidc/tokens/access-tokens.ts';
 import {
   answerConsent,
@@ -24,13 +25,14 @@ const ISSUER = 'http://localhost:3000';
 const RP = 'https://rp.example/cb';
 const AFTER = 'https://rp.example/bye';
 
-describe('OIDC features (inject)', () => {
+// Both access-token storage modes: every JWT access token here is stored, or verified (stateless).
+describe.each(ACCESS_TOKEN_STORAGES)('OIDC features (inject), %s JWT access tokens', (accessTokenStorage) => {
   let t: Awaited<ReturnType<typeof startTestIdp>>;
   let app: FastifyInstance;
   const secrets = new Map<string, string>();
 
   beforeAll(async () => {
-    t = await startTestIdp();
+    t = await startTestIdp({ accessTokenStorage });
     app = t.idp.app;
     const reg = async (
       id: string,

@@ -319,6 +319,8 @@ export interface Part {
 }
 
 export interface Decomposition {
+  /** The access-token storage mode of the token endpoint taken apart. */
+  mode: 'stored' | 'stateless';
   alg: string;
   http: Part;
   signature: Part;
@@ -326,7 +328,15 @@ export interface Decomposition {
   protocol: Part;
   token: { ms: number };
   irreducible: { ms: number };
-  target?: { ratio: number; opEsMs: number; budgetMs: number; roomMs: number; cutMs: number };
+  /** The tightest efficiency target whose baseline ran; `roomMs` < 0: the floor stops it. */
+  target?: {
+    ratio: number;
+    baseline: string;
+    baselineMs: number;
+    budgetMs: number;
+    roomMs: number;
+    cutMs: number;
+  };
 }
 
 export interface Results {

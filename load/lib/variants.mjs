@@ -102,6 +102,17 @@ export const VARIANTS = [
   floor('pqid-sign-floor', '/__load/sign-floor'),
   floor('pqid-store-floor', '/__load/store-floor'),
   {
+    // The same IdP with stateless JWT access tokens (`accessTokenStorage: stateless`): no write
+    // per token. Next to the stored mode above and to node-oidc-provider, which stores no JWT.
+    target: 'pqid-stateless',
+    kind: 'provider',
+    scenario: 'throughput',
+    server: 'idp-stateless',
+    grants: ['client_credentials'],
+    algs: (opts) => COMPARE_ALGS.filter((a) => opts.algs.includes(a)),
+    warmup: true,
+  },
+  {
     target: 'oidc-provider',
     kind: 'provider',
     scenario: 'throughput',

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { parseArgs } from 'node:util';
 import {
   ACCESS_TOKEN_FORMATS,
+  ACCESS_TOKEN_STORAGES,
   AUTH_METHODS,
   type ClientInput,
   GRANT_TYPES,
@@ -22,6 +23,7 @@ export const ADD_OPTIONS = {
   'auth-method': { type: 'string' },
   public: { type: 'boolean', default: false },
   'access-token-format': { type: 'string' },
+  'access-token-storage': { type: 'string' },
   grant: { type: 'string', multiple: true },
   scope: { type: 'string' },
   acr: { type: 'string', multiple: true },
@@ -163,6 +165,7 @@ export function clientFromFlags(values: AddValues): { input: ClientInput; needs:
     method = 'none';
   }
   const format = oneOf(values['access-token-format'], ACCESS_TOKEN_FORMATS, '--access-token-format');
+  const storage = oneOf(values['access-token-storage'], ACCESS_TOKEN_STORAGES, '--access-token-storage');
   const needs = (values.fits ?? 'cookie,header')
     .split(',')
     .map((s) => s.trim())
@@ -173,6 +176,7 @@ export function clientFromFlags(values: AddValues): { input: ClientInput; needs:
     redirect_uris: redirects,
     ...(method !== undefined ? { token_endpoint_auth_method: method } : {}),
     ...(format !== undefined ? { access_token_format: format } : {}),
+    ...(storage !== undefined ? { access_token_storage: storage } : {}),
     ...(grants.length ? { grant_types: grants } : {}),
     ...flagMembers(values),
   };

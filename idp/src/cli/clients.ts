@@ -42,6 +42,8 @@ ${wrapList(hotPathAlgorithms(false), 30)}
   --public                    a public client (browser or native app): --auth-method none, PKCE required
   --access-token-format FMT   reference (default), jwt (RFC 9068) or auto (reference when the JWT
                               would not fit one header line)
+  --access-token-storage MODE stored or stateless: how its JWT access tokens are kept (default: the
+                              accessTokenStorage setting; docs/PROTOCOL.md)
   --grant GRANT               authorization_code, refresh_token, client_credentials (repeatable)
   --scope "a b c"             scopes the client may request
   --acr ACR                   default_acr_values: the class a request gets when it names none, and

@@ -23,7 +23,7 @@ import {
   serverUrl,
 } from './checks.ts';
 import { jweAlg, jweEnc } from './encryption.ts';
-import { ACCESS_TOKEN_FORMATS, AUTH_METHODS } from './enums.ts';
+import { ACCESS_TOKEN_FORMATS, ACCESS_TOKEN_STORAGES, AUTH_METHODS } from './enums.ts';
 import { APPLICATION_TYPES } from './redirect-uris.ts';
 import { flag, jwkSet, oneOf, seconds, strings, text, type ValueType } from './values.ts';
 
@@ -179,6 +179,14 @@ export const CLIENT_ATTRIBUTES = {
     store: 'always',
     default: () => 'reference',
     doc: 'reference (they always fit in a header), jwt (RFC 9068), or auto',
+  },
+  access_token_storage: {
+    type: oneOf(ACCESS_TOKEN_STORAGES),
+    // Where revocation is seen is the operator's call (docs/PROTOCOL.md, "Access-token storage").
+    setBy: ['operator'],
+    store: 'set',
+    shown: '(unset: the `accessTokenStorage` setting)',
+    doc: 'JWT access tokens without a resource server: stored (a record each) or stateless (verified, with a revocation denylist)',
   },
   post_logout_redirect_uris: {
     type: strings,

@@ -18,6 +18,7 @@ import type { Trust } from './outbound.ts';
 export type { Client, ClientInput } from './attributes.ts';
 export {
   ACCESS_TOKEN_FORMATS,
+  ACCESS_TOKEN_STORAGES,
   type AccessTokenFormat,
   AUTH_METHODS,
   GRANT_TYPES,
@@ -36,6 +37,11 @@ export interface ClientPolicy {
   outboundAllow?: OutboundAllowlist;
   /** The provider's encryption key algorithms (`keys.encryptionAlgs`): what request objects may use. */
   encryptionAlgs?: readonly string[];
+  /**
+   * What else ends with a removed client, before its record goes: the open context denies its
+   * stateless access tokens (storage/denylist.ts), which no stored record would otherwise kill.
+   */
+  onRemove?: (clientId: string) => Promise<void>;
 }
 
 /** What the provider assigns a dynamically registered client (RFC 7591 §3.2.1, RFC 7592). */
@@ -159,6 +165,7 @@ export class Clients {
   }
 
   async remove(clientId: string): Promise<void> {
+    await this.#policy.onRemove?.(clientId);
     try {
       await this.#store.destroy(clientId);
     } finally {

@@ -19,6 +19,9 @@ export const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
 export type AccessTokenFormat = 'jwt' | 'reference' | 'auto';
 export const ACCESS_TOKEN_FORMATS: readonly AccessTokenFormat[] = ['jwt', 'reference', 'auto'];
 
+/** How a JWT access token is kept (config/types.ts): a record each, or a revocation denylist. */
+export { ACCESS_TOKEN_STORAGES, type AccessTokenStorage } from '../config/index.ts';
+
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 export const GRANT_TYPES: readonly GrantType[] = [
   'authorization_code',

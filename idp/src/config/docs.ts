@@ -41,7 +41,14 @@ const GROUPS: Array<{ title: string; keys: string[]; intro?: string }> = [
   },
   {
     title: 'Tokens and signing',
-    keys: ['defaultSigningAlg', 'accessTokenSigningAlg', 'accessTokenHeaderBudget', 'ttl', 'keys'],
+    keys: [
+      'defaultSigningAlg',
+      'accessTokenSigningAlg',
+      'accessTokenHeaderBudget',
+      'accessTokenStorage',
+      'ttl',
+      'keys',
+    ],
     intro: 'Which key signs what, and for how long tokens live: [KEYS.md](KEYS.md).',
   },
   { title: 'Sign-in', keys: ['loginLimits', 'passkeys', 'demo'] },

@@ -23,3 +23,4 @@ export {
 export { type LoadConfigOptions, loadConfig } from './load.ts';
 export { checkResourceUri, resourceServerAlgs } from './sections.ts';
 export type * from './types.ts';
+export { ACCESS_TOKEN_STORAGES } from './types.ts';

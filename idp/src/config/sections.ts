@@ -3,7 +3,13 @@
  * servers (`resourceServers`). Each entry is checked whole; layers add or replace entries.
  */
 import { algorithms } from '@pqid/jose';
-import type { ExternalSignerConfig, ProtocolConfig, ResourceServerConfig } from './types.ts';
+import {
+  ACCESS_TOKEN_STORAGES,
+  type AccessTokenStorage,
+  type ExternalSignerConfig,
+  type ProtocolConfig,
+  type ResourceServerConfig,
+} from './types.ts';
 import { fail, isObject } from './values.ts';
 
 function parseSigner(name: string, v: unknown): ExternalSignerConfig {
@@ -89,6 +95,10 @@ function resourceServer(uri: string, raw: unknown): ResourceServerConfig {
     } else if (k === 'accessTokenFormat') {
       if (v !== 'jwt' && v !== 'reference') fail(`${name}.accessTokenFormat must be jwt or reference`);
       rs.accessTokenFormat = v as 'jwt' | 'reference';
+    } else if (k === 'accessTokenStorage') {
+      if (!ACCESS_TOKEN_STORAGES.includes(v as AccessTokenStorage))
+        fail(`${name}.accessTokenStorage must be ${ACCESS_TOKEN_STORAGES.join(' or ')}`);
+      rs.accessTokenStorage = v as AccessTokenStorage;
     } else {
       fail(`${name}: unknown setting "${k}"`);
     }

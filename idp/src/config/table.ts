@@ -12,7 +12,13 @@ import { rootAlgs, SAML_SIGNING_ALGS } from '../policy/algorithms.ts';
 import { KEY_SETS } from '../policy/key-sets.ts';
 import { PASSKEY_ALGS } from '../policy/passkeys.ts';
 import { resourceServers, signers } from './sections.ts';
-import type { Config, ExternalSignerConfig, ResourceServerConfig } from './types.ts';
+import {
+  ACCESS_TOKEN_STORAGES,
+  type AccessTokenStorage,
+  type Config,
+  type ExternalSignerConfig,
+  type ResourceServerConfig,
+} from './types.ts';
 import {
   algorithm,
   anyText,
@@ -181,6 +187,12 @@ export const SETTINGS: Section<Config> = {
       default: value(8190),
       doc: 'positive integer, bytes: `auto` access tokens become reference tokens when `Authorization: Bearer <jwt>` would exceed it (nginx/Apache default header line limit)',
       check: positiveInt,
+    },
+    accessTokenStorage: {
+      env: 'PQID_ACCESS_TOKEN_STORAGE',
+      default: value<AccessTokenStorage>('stored'),
+      doc: '`stored` or `stateless`, for JWT access tokens (reference tokens are always stored). `stored`: a record per token, which introspection and userinfo look up. `stateless`: nothing written per token; introspection and userinfo verify its signature and consult a denylist that revocation writes. Overridden by a resource server (`accessTokenStorage`), then by the client (`access_token_storage`); docs/PROTOCOL.md, "Access-token storage"',
+      check: oneOf(() => ACCESS_TOKEN_STORAGES),
     },
     bodyLimit: {
       default: value(64 * 1024),
@@ -513,7 +525,7 @@ export const SETTINGS: Section<Config> = {
     resourceServers: {
       default: () => ({}) as Record<string, ResourceServerConfig>,
       shown: '`{}`',
-      doc: 'object keyed by resource indicator (RFC 8707: absolute URI, no fragment, compared exactly): `{ "scope": "a b" or [..], "accessTokenSigningAlg": <registry alg>, "accessTokenFormat": "jwt" (default) or "reference" }`. Keys for the pinned algorithms are made at start',
+      doc: 'object keyed by resource indicator (RFC 8707: absolute URI, no fragment, compared exactly): `{ "scope": "a b" or [..], "accessTokenSigningAlg": <registry alg>, "accessTokenFormat": "jwt" (default) or "reference", "accessTokenStorage": "stored" or "stateless" (default: that of the client, else `accessTokenStorage`) }`. Keys for the pinned algorithms are made at start',
       check: resourceServers,
       named: true,
     },

@@ -51,6 +51,8 @@ export interface Config extends ProtocolConfig {
   accessTokenHeaderBudget: number;
   /** Algorithm for JWT access tokens; absent = the client's `id_token_signed_response_alg`. */
   accessTokenSigningAlg?: string;
+  /** How JWT access tokens are kept when neither their resource nor their client says. */
+  accessTokenStorage: AccessTokenStorage;
   /**
    * Seconds between sweeps that delete expired codes, tokens, sessions and grant tombstones
    * (reads already ignore them; the sweep reclaims the space). 0 turns the sweep off.
@@ -242,7 +244,17 @@ export interface ResourceServerConfig {
   accessTokenSigningAlg?: string;
   /** `jwt` (default: the resource verifies locally) or `reference` (it introspects). */
   accessTokenFormat: 'jwt' | 'reference';
+  /** How its JWT access tokens are kept; absent: the client's, then the configured default. */
+  accessTokenStorage?: AccessTokenStorage;
 }
+
+/**
+ * How a JWT access token is kept. `stored`: a record per token under its digest, which
+ * introspection, userinfo and revocation look up. `stateless`: nothing per token; introspection
+ * and userinfo verify its signature and consult a denylist that revocation writes.
+ */
+export type AccessTokenStorage = 'stored' | 'stateless';
+export const ACCESS_TOKEN_STORAGES: readonly AccessTokenStorage[] = ['stored', 'stateless'];
 
 export interface BackchannelLogoutConfig {
   /** Deliveries in flight at once, over all sign-outs of this instance. */

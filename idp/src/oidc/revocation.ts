@@ -1,10 +1,12 @@
 /**
  * Token revocation (RFC 7009). The client must authenticate; public clients may revoke their own
- * tokens. Revoking a refresh token ends its grant, with every access token issued under it.
+ * tokens. Revoking a refresh token ends its grant, with every access token issued under it; revoking
+ * a stateless JWT access token denies its `jti` until it expires (storage/denylist.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Client } from '../clients/clients.ts';
 import type { IdpContext } from '../context.ts';
+import { revokeGrant } from '../storage/denylist.ts';
 import { authenticateClient } from './shared/client-auth.ts';
 import { jsonErrorHandler, OAuthError } from './shared/errors.ts';
 import { noStore, requireForm } from './shared/http.ts';
@@ -17,8 +19,9 @@ async function revoke(ctx: IdpContext, client: Client, body: TokenBody): Promise
   if (!found) return; // RFC 7009 §2.2: unknown tokens are "revoked" already.
   if (found.record.clientId !== client.client_id)
     throw new OAuthError('unauthorized_client', 'the token was not issued to this client');
-  if (found.kind === 'refresh_token') await ctx.storage.revokeGrant(found.record.grantId);
-  else await revokeAccessToken(ctx, body.token);
+  if (found.kind === 'refresh_token')
+    await revokeGrant(ctx.storage, found.record.grantId, ctx.config.ttl.accessToken);
+  else await revokeAccessToken(ctx, body.token, found.record);
 }
 
 export async function revocationRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {

@@ -15,6 +15,8 @@ export type ModelName =
   | 'AuthorizationCode'
   | 'AccessToken'
   | 'RefreshToken'
+  /** Revoked stateless JWT access tokens, by `jti:`, `grant:` or `client:` id, until they expire (storage/denylist.ts). */
+  | 'AccessTokenDenylist'
   /** Remembered consent per (account, client). */
   | 'Consent'
   /** Seen private_key_jwt `jti`s, kept until the assertion expires (replay detection). */

@@ -1,8 +1,8 @@
 /**
  * The server processes a run drives, as a table: the main pqid IdP (sizes, throughput, login,
- * TLS and the harness parts), node-oidc-provider for the comparison, and the placement study's
- * IdP. Each is a child process (so its CPU time can be read from /proc) that prints one JSON
- * "ready" line. A variant in lib/variants.mjs names its server here by key.
+ * TLS and the harness parts), the same IdP with stateless access tokens, node-oidc-provider for
+ * the comparison, and the placement study's IdP. Each is a child process (so its CPU time can be
+ * read from /proc) that prints one JSON "ready" line. A variant in lib/variants.mjs names its server here by key.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +28,9 @@ export const PLACEMENT_CONFIG = {
   },
 };
 
+/** The stateless IdP: JWT access tokens verified where presented, revoked through a denylist. */
+export const STATELESS_CONFIG = { accessTokenStorage: 'stateless' };
+
 /**
  * @typedef {object} ServerSpec
  * @property {string} script in load/lib
@@ -48,6 +51,16 @@ export const SERVERS = {
         readFileSync(join(REPO_DIR, 'node_modules', 'oidc-provider', 'package.json'), 'utf8'),
       ).version;
     },
+  },
+  'idp-stateless': {
+    script: 'idp-server.mjs',
+    args: (ctx, port) => ({
+      port,
+      dataDir: join(ctx.work, 'idp-stateless'),
+      algs: COMPARE_ALGS.filter((a) => ctx.opts.algs.includes(a)),
+      users: users(ctx),
+      config: STATELESS_CONFIG,
+    }),
   },
   'idp-placement': {
     script: 'idp-server.mjs',

@@ -8,6 +8,7 @@
 import type { Client } from '../../clients/clients.ts';
 import type { IdpContext } from '../../context.ts';
 import { s256 } from '../../crypto/secrets.ts';
+import { revokeGrant } from '../../storage/denylist.ts';
 import type { Stored } from '../../storage/model.ts';
 import { invalidGrant, invalidRequest } from '../shared/errors.ts';
 import { pickResource, resourceParam } from '../shared/resources.ts';
@@ -47,7 +48,7 @@ function checkRedemption(
 
 /** A replayed code means it leaked: revoke everything issued from it (RFC 6749 §4.1.2). */
 async function replayed(ctx: IdpContext, record: Stored<AuthorizationCodeRecord>): Promise<never> {
-  await ctx.storage.revokeGrant(record.grantId);
+  await revokeGrant(ctx.storage, record.grantId, ctx.config.ttl.accessToken);
   throw invalidGrant('authorization code has already been used');
 }
 

@@ -5,6 +5,7 @@
  * credentials or its DPoP key cannot spend (and so revoke) it.
  */
 import type { IdpContext } from '../../context.ts';
+import { revokeGrant } from '../../storage/denylist.ts';
 import { invalidGrant, invalidRequest, OAuthError } from '../shared/errors.ts';
 import { pickResource, resourceParam } from '../shared/resources.ts';
 import { issueUserTokens, type TokenResponse } from '../tokens/issue.ts';
@@ -27,7 +28,7 @@ function narrowedScope(record: RefreshTokenRecord, scope: string | undefined): s
 
 /** The grant ends: its refresh token was reused, or its user is gone. */
 async function endGrant(ctx: IdpContext, record: RefreshTokenRecord, description: string): Promise<never> {
-  await ctx.storage.revokeGrant(record.grantId);
+  await revokeGrant(ctx.storage, record.grantId, ctx.config.ttl.accessToken);
   throw invalidGrant(description);
 }
 

@@ -1,17 +1,26 @@
 /**
  * Access tokens: an opaque handle or an RFC 9068 JWT, by the resource's or the client's
- * `access_token_format`. Every access token, JWT or not, is recorded under its digest: userinfo,
- * introspection and revocation then treat both formats the same, and revoking a grant also kills
- * its JWTs. `recordAccessToken`, `findAccessToken` and `revokeAccessToken` are the only places
- * that touch that record.
+ * `access_token_format`. By default every access token, JWT or not, is recorded under its digest:
+ * userinfo, introspection and revocation then treat both formats the same, and revoking a grant
+ * also kills its JWTs. A JWT whose resource (or else client, or else the configuration) asks for
+ * `accessTokenStorage: stateless` is recorded nowhere: it is verified where it is presented and
+ * revoked through the denylist (stateless.ts). `recordAccessToken`, `findAccessToken` and
+ * `revokeAccessToken` are the only places that choose between the two.
  */
 import { inspectToken } from '@pqid/jose';
 import { accessTokenAlgOf, type Client } from '../../clients/clients.ts';
-import type { ResourceServerConfig } from '../../config/index.ts';
+import type { AccessTokenStorage, ResourceServerConfig } from '../../config/index.ts';
 import type { IdpContext } from '../../context.ts';
 import { randomToken, tokenId } from '../../crypto/secrets.ts';
+import { deny } from '../../storage/denylist.ts';
 import { type Model, model, type Stored } from '../../storage/model.ts';
 import { observeReference, signToken } from '../shared/signing.ts';
+import {
+  isStatelessToken,
+  statelessJti,
+  type VerifiedAccessToken,
+  verifyStatelessToken,
+} from './stateless.ts';
 
 export interface AccessTokenRecord {
   clientId: string;
@@ -30,6 +39,8 @@ export interface AccessTokenRecord {
   aud?: string;
   /** DPoP key thumbprint the token is bound to (RFC 9449 §6). */
   jkt?: string;
+  /** Set only on a stateless token as verification read it: its `jti`, what revoking it denies. */
+  jti?: string;
 }
 
 /** How an access token is constrained: its audience (RFC 8707) and its DPoP key (RFC 9449). */
@@ -60,7 +71,7 @@ async function signAccessToken(
   const claims: Record<string, unknown> = {
     client_id: client.client_id,
     scope: record.scope,
-    jti: randomToken(16),
+    jti: storageOf(ctx, client, target) === 'stateless' ? statelessJti(record.grantId) : randomToken(16),
   };
   // RFC 9068 §2.2.1: a resource server can then demand a stronger sign-in (RFC 9470).
   if (record.authTime !== undefined) claims.auth_time = record.authTime;
@@ -85,6 +96,11 @@ async function signAccessToken(
     },
     { exactAlg: pinned !== undefined },
   );
+}
+
+/** How a JWT for `target` is kept: as its resource says, else its client, else the configuration. */
+function storageOf(ctx: IdpContext, client: Client, target: AccessTokenTarget): AccessTokenStorage {
+  return target.resource?.accessTokenStorage ?? client.access_token_storage ?? ctx.config.accessTokenStorage;
 }
 
 /** The token in the format the resource (or else the client) asks for: a JWT, or a random handle. */
@@ -122,7 +138,9 @@ export async function issueAccessToken(
     ...(target.jkt !== undefined ? { jkt: target.jkt } : {}),
   };
   const { token, format } = await mint(ctx, client, record, target);
-  await recordAccessToken(ctx, token, { ...record, format });
+  // A stateless JWT costs no write: the hot path is the signature alone.
+  if (format === 'reference' || storageOf(ctx, client, target) === 'stored')
+    await recordAccessToken(ctx, token, { ...record, format });
   return token;
 }
 
@@ -131,18 +149,32 @@ async function recordAccessToken(ctx: IdpContext, token: string, record: AccessT
   await accessTokens(ctx).upsert(tokenId(token), record, ctx.config.ttl.accessToken);
 }
 
+/** A verified stateless token as the record a stored one would have had. */
+function asRecord(v: VerifiedAccessToken, issuer: string): AccessTokenRecord {
+  const { jti, aud, ...rest } = v;
+  // A token for this provider (userinfo) has no resource, like its stored twin.
+  return { ...rest, format: 'jwt', jti, ...(aud !== issuer ? { aud } : {}) };
+}
+
 /**
- * Where a presented access token is looked up (userinfo, introspection, revocation). A tampered
- * token, JWT or opaque, has another digest: it is simply unknown.
+ * Where a presented access token is found (userinfo, introspection, revocation): a stateless
+ * JWT is verified; any other token is looked up under its digest. A tampered token, JWT or
+ * opaque, is simply unknown.
  */
-export function findAccessToken(
+export async function findAccessToken(
   ctx: IdpContext,
   token: string,
 ): Promise<Stored<AccessTokenRecord> | undefined> {
-  return accessTokens(ctx).find(tokenId(token));
+  if (!isStatelessToken(token)) return accessTokens(ctx).find(tokenId(token));
+  const verified = await verifyStatelessToken(ctx, token);
+  return verified && asRecord(verified, ctx.config.issuer);
 }
 
-/** Where one access token is revoked (RFC 7009); a whole grant goes with `Storage.revokeGrant`. */
-export function revokeAccessToken(ctx: IdpContext, token: string): Promise<void> {
-  return accessTokens(ctx).destroy(tokenId(token));
+/**
+ * Where one access token is revoked (RFC 7009): a stored one loses its record, a stateless one's
+ * `jti` is denied until it expires. A whole grant goes with `revokeGrant` (storage/denylist.ts).
+ */
+export function revokeAccessToken(ctx: IdpContext, token: string, found: AccessTokenRecord): Promise<void> {
+  if (found.jti === undefined) return accessTokens(ctx).destroy(tokenId(token));
+  return deny(ctx.storage, 'jti', found.jti, (found.exp ?? 0) - now());
 }

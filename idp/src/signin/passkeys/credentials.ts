@@ -191,6 +191,7 @@ export function passkeysOf(ctx: { storage: Storage; config: Pick<Config, 'ttl' |
     session: ttl.session,
     // A grant lives from its code to the last refresh token redeemed from it.
     grant: ttl.authorizationCode + ttl.refreshToken,
+    accessToken: ttl.accessToken,
   });
   return new Passkeys(
     ctx.storage.adapter('WebAuthnCredential'),

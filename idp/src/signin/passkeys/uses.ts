@@ -14,6 +14,7 @@
  */
 import { tokenId } from '../../crypto/secrets.ts';
 import type { Storage } from '../../storage/adapter.ts';
+import { revokeGrant } from '../../storage/denylist.ts';
 import { type Model, model } from '../../storage/model.ts';
 
 type Use = { session: string } | { grant: string };
@@ -31,6 +32,8 @@ export interface UseLifetimes {
   session: number;
   /** Seconds a grant can live, from its code to its last refresh token. */
   grant: number;
+  /** Seconds an access token lives (ttl.accessToken): how long a revoked grant stays denied. */
+  accessToken: number;
 }
 
 export class PasskeyUses {
@@ -56,7 +59,7 @@ export class PasskeyUses {
   /** Undo one use at once: its session ends, or its grant is revoked. */
   async undo(use: Use): Promise<void> {
     if ('session' in use) await this.#storage.adapter('Session').destroy(use.session);
-    else await this.#storage.revokeGrant(use.grant);
+    else await revokeGrant(this.#storage, use.grant, this.#ttl.accessToken);
   }
 
   /** End every session and revoke every grant `credentialId` authenticated; how many of each. */

@@ -1,6 +1,7 @@
 /**
  * The `throughput` scenario: every throughput variant (lib/variants.mjs) in table order — pqid's
- * token endpoint, its harness parts, node-oidc-provider — then the per-operation sign costs.
+ * token endpoint, its harness parts, the stateless IdP, node-oidc-provider — then the
+ * per-operation sign costs.
  */
 import { signCostPerAlg, slhDsaSignCost } from '../../bench.mjs';
 import { tokenBudget, tokenDecomposition } from '../../report/decomposition.mjs';
@@ -19,7 +20,8 @@ import { withServer } from '../servers.mjs';
  * @type {Record<string, (results: Results) => string[]>}
  */
 const NOTES_AFTER = {
-  'pqid-store-floor': tokenDecomposition,
+  'pqid-store-floor': (results) => tokenDecomposition(results, 'stored'),
+  'pqid-stateless': (results) => tokenDecomposition(results, 'stateless'),
   'oidc-provider': tokenBudget,
 };
 
