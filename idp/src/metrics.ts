@@ -87,7 +87,7 @@ function mldsaGauges(registry: Registry): void {
   });
   new Gauge({
     name: 'pqid_mldsa_native',
-    help: '1 when ML-DSA signs on the native liboqs backend, 0 when on a fallback (see pqid_mldsa_backend_info)',
+    help: '1 when ML-DSA signs on the native backend, 0 when on a fallback (see pqid_mldsa_backend_info)',
     registers: [registry],
     collect() {
       this.set(mldsaBackendReport().fallback ? 0 : 1);

@@ -43,7 +43,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'PQID_REQUIRE_NATIVE',
-    doc: '`1` (any value but `0`/`false`/`no`/`off`): refuse to start (exit code 3, the reason and the fix on stderr; `createIdp` throws `ERR_NATIVE_REQUIRED`) when ML-DSA would sign on a fallback instead of the native liboqs backend: the addon is missing or failed its self-test, or `PQID_BACKEND` names another backend. The test suite also reads it: set, the native tests must run',
+    doc: '`1` (any value but `0`/`false`/`no`/`off`): refuse to start (exit code 3, the reason and the fix on stderr; `createIdp` throws `ERR_NATIVE_REQUIRED`) when ML-DSA would sign on a fallback instead of the native backend (`@pqid/liboqs-node`): the addon is missing or failed its self-test, or `PQID_BACKEND` names another backend. The test suite also reads it: set, the native tests must run',
   },
   {
     name: 'PQID_DRAIN_TIMEOUT_MS',
