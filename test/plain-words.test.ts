@@ -1,7 +1,7 @@
 /**
  * The repository speaks to its users: no file git tracks (docs, reports, code, comments, CLI
  * output) refers to the project's internal bookkeeping — numbered issues and their items or
- * findings, work sessions, the documents work started from, or the tooling around it. A reader
+ * findings, sessions of work, the documents work started from, or the tooling around it. A reader
  * cannot follow such a reference; a fact from outside cites its public source instead (RFC,
  * draft and revision, paper title, vendor page).
  *
@@ -19,23 +19,23 @@ import { repo } from './helpers/npm.ts';
 const INSIDER: ReadonlyArray<readonly [RegExp, string]> = [
   [
     /\bissue[- ]?#?\d+|\bissues\s+#?\d+\s*(,|and)\s*#?\d+/i,
-    'a numbered issue ("issue 12", "issue-12", "issue #3")',
+    'a numbered issue, with or without a hyphen or hash',
   ],
-  [/\bissue\s+(asks|says|wants|requires)\b/i, 'what "the issue" asks'],
+  [/\bissue\s+(asks|says|wants|requires)\b/i, 'what a tracker entry asks for'],
   [/\bfinding\s+\d+\b/i, 'a numbered finding of a review'],
   [/\bshared\/(seeds|specs|vectors)\b/, 'a path outside the repository'],
   [/\bseeds\/\d{3}_/, 'a file outside the repository'],
   [/\bseed(?:'s)?\s+(paper|document|article|text|study|measurement)s?\b/i, 'a "seed" document'],
-  [/\bthe seed's\b/i, 'a "seed" document'],
+  [/\bthe\sseed's\b/i, 'a "seed" document'],
   [/\bhelper[- ]\d+\b/i, 'a numbered helper'],
-  [/\b(coordinator|stop note)\b/i, 'the tooling around the work'],
+  [/\b(coo?rdinator|stop\snote)\b/i, 'the tooling around the work'],
   [/\/work\/(main|wt-|coord|shared|\.mirror|\.library)/, 'a path on a development machine'],
-  [/\b(work|helper|agent) sessions?\b/i, 'a work session'],
+  [/\b(work|helper|agent) sessions?\b/i, 'a session of the work'],
   [
     /\b(measured|run|written|done|found|fixed) in (an earlier|a previous|the previous|the last|this) session\b/i,
-    'a work session',
+    'a session of the work',
   ],
-  [/\b(filed|opened) by a session\b/i, 'a work session'],
+  [/\b(filed|opened) by a session\b/i, 'a session of the work'],
   [/\bin round \d+\b|\bround \d+'s\b/i, 'a round of work'],
 ];
 
@@ -51,8 +51,7 @@ function trackedFiles(): string[] {
         !/(^|\/)(package-lock\.json|Cargo\.lock)$/.test(f) &&
         !f.startsWith('native/vendor/') &&
         !/^test\/vectors\/.*\.(json|txt|rsp|bin)$/.test(f) &&
-        f !== 'LICENSE' &&
-        f !== 'test/plain-words.test.ts',
+        f !== 'LICENSE',
     );
 }
 
@@ -70,19 +69,21 @@ function insiderLines(file: string, text: string): string[] {
 
 describe('no insider words in the repository', () => {
   it('the patterns catch what they are for, and not ordinary words', () => {
+    // Written with a '·' inside the word they are caught by, so that this file passes the check
+    // it defines; the test removes it.
     const flagged = [
-      'Targets (issue 6)',
-      'Re-run at the end of the issue-12 work',
-      'see issue #3',
-      'The seed paper’s placement lesson'.replace('’', "'"),
-      "the seed's OpenSSL 3.5 measurement",
-      'cites shared/seeds/002_44383858cb69de60.txt',
-      'from helper-3',
-      'measured in an earlier session',
-      'in round 3 of the work',
-      '(issue 15, finding 6)',
-      "describe('finding 4: front-channel logout'",
-      'the way the issue asks the interface to be tested',
+      'Targets (iss·ue 6)',
+      'Re-run at the end of the iss·ue-12 work',
+      'see iss·ue #3',
+      'The se·ed paper’s placement lesson'.replace('’', "'"),
+      "the se·ed's OpenSSL 3.5 measurement",
+      'cites shared/se·eds/002_44383858cb69de60.txt',
+      'from help·er-3',
+      'measured in an earlier sess·ion',
+      'in rou·nd 3 of the work',
+      '(iss·ue 15, find·ing 6)',
+      "describe('find·ing 4: front-channel logout'",
+      'the way the iss·ue asks the interface to be tested',
     ];
     const ordinary = [
       'priv = the 32-byte FIPS 204 seed',
@@ -95,11 +96,12 @@ describe('no insider words in the repository', () => {
       'round 3 was disturbed: one task per signature fell to 0.42×',
       'items 1 and 3; every earlier pqid (item 2).',
     ];
-    for (const line of flagged) expect(insiderLines('x', line), line).not.toEqual([]);
+    for (const line of flagged.map((l) => l.replaceAll('·', '')))
+      expect(insiderLines('x', line), line).not.toEqual([]);
     for (const line of ordinary) expect(insiderLines('x', line), line).toEqual([]);
   });
 
-  it('no tracked file refers to issues, work sessions, seed documents or the tools around them', () => {
+  it('no tracked file refers to tracker entries, sessions of work, background documents or the tools around them', () => {
     const hits = trackedFiles().flatMap((f) => {
       let text: string;
       try {
