@@ -16,7 +16,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -97,32 +96,3 @@ export function buildCores(oldRef) {
     work,
   };
 }
-
-/** CPU model, the instruction-set flags that matter here, and the core count. */
-export function machine() {
-  const info = readFileSync('/proc/cpuinfo', 'utf8');
-  const model = /model name\s*:\s*(.*)/.exec(info)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
-  const have = new Set((/flags\s*:\s*(.*)/.exec(info)?.[1] ?? '').split(' '));
-  const relevant = [
-    'avx',
-    'avx2',
-    'bmi1',
-    'bmi2',
-    'popcnt',
-    'adx',
-    'aes',
-    'sha_ni',
-    'avx512f',
-    'avx512bw',
-    'avx512vl',
-    'avx512ifma',
-    'vaes',
-  ];
-  return { model, flags: relevant.filter((f) => have.has(f)).join(' '), cores: os.availableParallelism() };
-}
-
-/** The median of a list of numbers. */
-export const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};

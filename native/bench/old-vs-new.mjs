@@ -22,15 +22,10 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { createSignQueue } from '../sign-queue.js';
-import { buildCores, machine, median } from './cores.mjs';
+import { arg, machine, median, QUICK, ROUNDS } from './common.mjs';
+import { buildCores } from './cores.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const QUICK = process.argv.includes('--quick');
 const KECCAK = arg('--keccak');
-const ROUNDS = Number(arg('--rounds', QUICK ? 3 : 9));
 const ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 /** Per timed block: enough work for ~50-100 ms per block at the new core's speed. */
 const N = QUICK

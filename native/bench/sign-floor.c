@@ -22,17 +22,15 @@
 #define MAX_SK 4896
 #define MAX_SIG 4627
 
+/* KEYPAIR(L): the core's KeyGen_internal(pk, sk, seed); sign##L: Sign_internal over
+ * M' = pre || m with the given rnd, in the same shape for both cores. */
 #if defined(PQID_OLD_CORE)
-#define DECLARE(L)                                                                              \
-  int pqcrystals_ml_dsa_##L##_avx2_keypair_internal(uint8_t *pk, uint8_t *sk,                 \
-                                                    const uint8_t *seed);                     \
+#define KEYPAIR(L) pqcrystals_ml_dsa_##L##_avx2_keypair_internal
+#define DECLARE(L)                                                                            \
+  int KEYPAIR(L)(uint8_t * pk, uint8_t * sk, const uint8_t *seed);                            \
   int pqcrystals_ml_dsa_##L##_avx2_signature_internal(                                        \
       uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *pre,        \
       size_t prelen, const uint8_t *rnd, const uint8_t *sk);                                  \
-  static int keypair##L(uint8_t *pk, uint8_t *sk, const uint8_t *seed)                        \
-  {                                                                                           \
-    return pqcrystals_ml_dsa_##L##_avx2_keypair_internal(pk, sk, seed);                       \
-  }                                                                                           \
   static int sign##L(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *pre,         \
                      size_t prelen, const uint8_t *rnd, const uint8_t *sk)                    \
   {                                                                                           \
@@ -42,15 +40,12 @@
   }
 void OQS_init(void);
 #else
-#define DECLARE(L)                                                                              \
-  int mldsa##L##_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t *seed);             \
+#define KEYPAIR(L) mldsa##L##_keypair_internal
+#define DECLARE(L)                                                                            \
+  int KEYPAIR(L)(uint8_t * pk, uint8_t * sk, const uint8_t *seed);                            \
   int mldsa##L##_signature_internal(uint8_t *sig, const uint8_t *m, size_t mlen,              \
                                     const uint8_t *pre, size_t prelen, const uint8_t *rnd,    \
                                     const uint8_t *sk, int externalmu);                       \
-  static int keypair##L(uint8_t *pk, uint8_t *sk, const uint8_t *seed)                        \
-  {                                                                                           \
-    return mldsa##L##_keypair_internal(pk, sk, seed);                                         \
-  }                                                                                           \
   static int sign##L(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *pre,         \
                      size_t prelen, const uint8_t *rnd, const uint8_t *sk)                    \
   {                                                                                           \
@@ -111,13 +106,13 @@ int main(int argc, char **argv)
   switch (level)
   {
     case 44:
-      keypair = keypair44, sign = sign44, siglen = 2420;
+      keypair = KEYPAIR(44), sign = sign44, siglen = 2420;
       break;
     case 65:
-      keypair = keypair65, sign = sign65, siglen = 3309;
+      keypair = KEYPAIR(65), sign = sign65, siglen = 3309;
       break;
     case 87:
-      keypair = keypair87, sign = sign87, siglen = 4627;
+      keypair = KEYPAIR(87), sign = sign87, siglen = 4627;
       break;
     default:
       return fail("LEVEL must be 44, 65 or 87");

@@ -18,14 +18,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { buildCores, machine, median, native } from './cores.mjs';
+import { arg, machine, median, QUICK, ROUNDS } from './common.mjs';
+import { buildCores, native } from './cores.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const QUICK = process.argv.includes('--quick');
-const ROUNDS = Number(arg('--rounds', QUICK ? 3 : 9));
 const KECCAK = arg('--keccak');
 const COUNT = QUICK ? 60 : 300; // signatures per block
 const BLOCKS = 3; // blocks per run; a run's time is the median block
