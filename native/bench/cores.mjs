@@ -1,5 +1,5 @@
 // Builds the old C core and the new one for the benchmarks that compare them (old-vs-new.mjs,
-// sign-floor.mjs), and describes the machine they ran on.
+// old-vs-new-c.mjs), and describes the machine they ran on.
 //
 // OLD is native/ at a git revision (default: the last commit that had native/liboqs, i.e.
 // liboqs 0.13.0 with pqid's patches), NEW is native/ in this checkout (mldsa-native). Both are

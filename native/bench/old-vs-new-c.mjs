@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // ML-DSA signing in the old C core against the new one, in C alone (run with Node 24):
 //
-//   node_modules/.bin/node native/bench/sign-floor.mjs [--quick] [--rounds N] [--old REV]
-//                                                      [--keccak avx2|portable|avx512vl]
-//                                                      [--callgrind] [--out FILE]
+//   node_modules/.bin/node native/bench/old-vs-new-c.mjs [--quick] [--rounds N] [--old REV]
+//                                                        [--keccak avx2|portable|avx512vl]
+//                                                        [--callgrind] [--out FILE]
 //
-// Builds both cores as old-vs-new.mjs does (bench/cores.mjs), then compiles bench/sign-floor.c
-// against each core's static C library: no N-API, V8 or thread pool, only the C signing
+// Builds both cores as old-vs-new.mjs does (bench/cores.mjs), then compiles
+// bench/old-vs-new-c.c against each core's static C library: no N-API, V8 or thread pool, only the C signing
 // function, so what is left is the cores' own difference. Each binary signs the same messages
 // with the same counter-derived rnd (deterministic, so both do the same rejected attempts; the
 // signatures must hash the same or the run stops). Rounds run A-B-B-A in separate processes; a
@@ -28,14 +28,14 @@ const LEVELS = [44, 65, 87];
 
 const { oldRev, oldLib, newLib, work } = buildCores(arg('--old'));
 const cc = process.env.CC ?? 'cc';
-const driver = join(native, 'bench', 'sign-floor.c');
+const driver = join(native, 'bench', 'old-vs-new-c.c');
 const compile = (out, lib, defines) => {
   execFileSync(cc, ['-O2', ...defines, driver, lib, '-lpthread', '-o', out], { stdio: 'inherit' });
   return out;
 };
 const bins = {
-  old: compile(join(work, 'sign-floor-old'), oldLib, ['-DPQID_OLD_CORE']),
-  new: compile(join(work, 'sign-floor-new'), newLib, []),
+  old: compile(join(work, 'old-vs-new-c-old'), oldLib, ['-DPQID_OLD_CORE']),
+  new: compile(join(work, 'old-vs-new-c-new'), newLib, []),
 };
 const argsFor = (core, level, count, blocks) => [
   String(level),
@@ -115,7 +115,7 @@ const L = [
     .map((x) => x.toFixed(1))
     .join(' ')}.`,
   `Old: liboqs 0.13.0 + patches (native/ at ${oldRev}), avx2. New: mldsa-native, x86_64-avx2, Keccak ${KECCAK ?? 'as detected'}.`,
-  `${ROUNDS} A-B-B-A rounds per row, each run a separate process; per run ${BLOCKS} blocks of ${COUNT} deterministic signatures of a 256-byte message, empty context (the median block counts). \`${['node_modules/.bin/node native/bench/sign-floor.mjs', ...process.argv.slice(2)].join(' ')}\``,
+  `${ROUNDS} A-B-B-A rounds per row, each run a separate process; per run ${BLOCKS} blocks of ${COUNT} deterministic signatures of a 256-byte message, empty context (the median block counts). \`${['node_modules/.bin/node native/bench/old-vs-new-c.mjs', ...process.argv.slice(2)].join(' ')}\``,
   '',
   '| alg | old CPU µs / sign | new CPU µs / sign | old / new (median) | range over rounds |',
   '|---|---:|---:|---:|---|',

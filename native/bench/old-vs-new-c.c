@@ -1,9 +1,9 @@
 /*
- * ML-DSA signing in C alone, for bench/sign-floor.mjs: compiled once against each C core's static
- * library (the old liboqs 0.13 pq-crystals core with -DPQID_OLD_CORE, the new mldsa-native one
+ * ML-DSA signing in C alone, for bench/old-vs-new-c.mjs: compiled once against each C core's
+ * static library (the old liboqs 0.13 pq-crystals core with -DPQID_OLD_CORE, the new mldsa-native one
  * without), so the two are compared without N-API, V8 or the thread pool.
  *
- *   sign-floor LEVEL COUNT BLOCKS [KECCAK]
+ *   old-vs-new-c LEVEL COUNT BLOCKS [KECCAK]
  *
  * Signs COUNT messages per block, BLOCKS blocks, with ML-DSA-LEVEL (44, 65, 87) on the AVX2 (old)
  * or native (new) implementation, from a key made from a fixed seed, deterministically from a
@@ -72,7 +72,8 @@ static double cpu_us(void)
 }
 
 /* The k-th signature: the fixed message, rnd = k (little-endian) followed by zeros. */
-static int sign_nth(sign_fn sign, uint8_t *sig, const uint8_t msg[256], const uint8_t *sk, uint32_t k)
+static int sign_nth(sign_fn sign, uint8_t *sig, const uint8_t msg[256], const uint8_t *sk,
+                    uint32_t k)
 {
   const uint8_t pre[2] = {0, 0}; /* pure ML-DSA, empty context: M' = 0 || 0 || M */
   uint8_t rnd[32] = {0};
@@ -82,7 +83,7 @@ static int sign_nth(sign_fn sign, uint8_t *sig, const uint8_t msg[256], const ui
 
 static int fail(const char *why)
 {
-  fprintf(stderr, "sign-floor: %s\n", why);
+  fprintf(stderr, "old-vs-new-c: %s\n", why);
   return 2;
 }
 
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
 
   if (argc < 4)
   {
-    return fail("usage: sign-floor LEVEL COUNT BLOCKS [KECCAK]");
+    return fail("usage: old-vs-new-c LEVEL COUNT BLOCKS [KECCAK]");
   }
   int level = atoi(argv[1]), count = atoi(argv[2]), blocks = atoi(argv[3]);
   if (count < 1 || blocks < 1)
