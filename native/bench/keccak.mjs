@@ -14,13 +14,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { info, scheme } from '../index.js';
 import { keccakImplementations, native } from '../internal.js';
+import { arg, median, QUICK, ROUNDS } from './common.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const QUICK = process.argv.includes('--quick');
-const ROUNDS = Number(arg('--rounds', QUICK ? 3 : 9));
 const SCALE = QUICK ? 0.2 : 1;
 const IMPLS = keccakImplementations();
 const BASE = IMPLS.includes('avx2') ? 'avx2' : IMPLS.at(-1);
@@ -55,11 +50,6 @@ for (const alg of ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87']) {
     { alg, op: 'verify', n: 1000, fn: () => s.verify(publicKey, MSG, sig) },
   );
 }
-
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function measure(w) {
   const n = Math.max(10, Math.round(w.n * SCALE));

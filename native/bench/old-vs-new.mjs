@@ -4,8 +4,8 @@
 //   node_modules/.bin/node native/bench/old-vs-new.mjs [--quick] [--rounds N] [--old REV]
 //                                                      [--keccak avx2|portable] [--out FILE]
 //
-// Builds the addon twice with `cargo build --release`, from the same Cargo.lock, into one
-// target directory (the dependencies are compiled once): OLD is native/ at REV (default: the
+// Builds the addon twice (bench/cores.mjs) with `cargo build --release`, from the same Cargo.lock,
+// into one target directory (the dependencies are compiled once): OLD is native/ at REV (default: the
 // last commit that had native/liboqs, i.e. liboqs 0.13.0 with pqid's patches), NEW is native/ in
 // this checkout (mldsa-native). Both raw bindings are loaded side by side and driven through the
 // same calls (the N-API surface for ML-DSA is the same in both): keygen from a seed, hedged sign
@@ -17,24 +17,15 @@
 // Both builds must give identical deterministic signatures, or the run stops. The new core
 // hashes with the fastest Keccak this CPU has; `--keccak avx2` makes it use the AVX2 one, as on
 // a CPU without AVX-512 (the old core always runs its AVX2 Keccak).
-import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createSignQueue } from '../sign-queue.js';
+import { arg, machine, median, QUICK, ROUNDS } from './common.mjs';
+import { buildCores } from './cores.mjs';
 
-const native = dirname(dirname(fileURLToPath(import.meta.url)));
-const repo = dirname(native);
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const QUICK = process.argv.includes('--quick');
 const KECCAK = arg('--keccak');
-const ROUNDS = Number(arg('--rounds', QUICK ? 3 : 9));
 const ALGS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 /** Per timed block: enough work for ~50-100 ms per block at the new core's speed. */
 const N = QUICK
@@ -42,54 +33,7 @@ const N = QUICK
   : { keygen: 600, sign: 400, verify: 1000, async: 3000 };
 const MSG = Uint8Array.from({ length: 256 }, (_, i) => (i * 31 + 7) & 0xff);
 
-const git = (...a) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8' }).trim();
-const OLD = arg('--old') ?? `${git('rev-list', '-1', 'HEAD', '--', 'native/liboqs/vendor.sh')}^`;
-const oldRev = git('rev-parse', '--short', OLD);
-
-// ---- build ------------------------------------------------------------------------------------
-const work = join(native, 'target', 'old-vs-new');
-const target = join(work, 'target');
-mkdirSync(work, { recursive: true });
-
-/**
- * `cargo build --release` of a native/ directory whose package is `pkg`; returns the addon copied
- * to `out`. The two cores share the target directory (the dependencies are built once), so the
- * old one is built under another package name: with the same name cargo would take the two
- * build scripts for one.
- */
-function build(dir, pkg, out, label) {
-  console.error(`building ${label} (${dir})…`);
-  const r = spawnSync('cargo', ['build', '--release', '--lib', '--locked'], {
-    cwd: dir,
-    env: { ...process.env, CARGO_TARGET_DIR: target },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (r.status !== 0) throw new Error(`cargo build of ${label} failed`);
-  copyFileSync(join(target, 'release', `lib${pkg.replaceAll('-', '_')}.so`), out);
-  return out;
-}
-
-const oldDir = join(work, `old-${oldRev}`);
-const oldAddon = join(work, `old-${oldRev}.node`);
-if (!existsSync(oldAddon)) {
-  rmSync(oldDir, { recursive: true, force: true });
-  mkdirSync(oldDir, { recursive: true });
-  execFileSync('sh', ['-c', `git -C "${repo}" archive ${oldRev} native | tar -x -C "${oldDir}"`]);
-  for (const f of ['Cargo.toml', 'Cargo.lock']) {
-    const p = join(oldDir, 'native', f);
-    writeFileSync(
-      p,
-      readFileSync(p, 'utf8').replace('name = "pqid-liboqs-node"', 'name = "pqid-liboqs-node-old"'),
-    );
-  }
-  build(join(oldDir, 'native'), 'pqid-liboqs-node-old', oldAddon, `the old core (native/ at ${oldRev})`);
-}
-const newAddon = build(
-  native,
-  'pqid-liboqs-node',
-  join(work, 'new.node'),
-  'the new core (native/ in this checkout)',
-);
+const { oldRev, oldAddon, newAddon } = buildCores(arg('--old'));
 
 const require = createRequire(import.meta.url);
 const cores = [
@@ -165,11 +109,6 @@ const ops = {
   },
 };
 
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 const rows = [];
 for (const [id, alg] of ALGS.entries()) {
   const fx = cores.map((c) => fixtures(c, id));
@@ -208,27 +147,6 @@ for (const [id, alg] of ALGS.entries()) {
 }
 
 // ---- report -----------------------------------------------------------------------------------
-function machine() {
-  const info = readFileSync('/proc/cpuinfo', 'utf8');
-  const model = /model name\s*:\s*(.*)/.exec(info)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
-  const have = new Set((/flags\s*:\s*(.*)/.exec(info)?.[1] ?? '').split(' '));
-  const relevant = [
-    'avx',
-    'avx2',
-    'bmi1',
-    'bmi2',
-    'popcnt',
-    'adx',
-    'aes',
-    'sha_ni',
-    'avx512f',
-    'avx512bw',
-    'avx512vl',
-    'avx512ifma',
-    'vaes',
-  ];
-  return { model, flags: relevant.filter((f) => have.has(f)).join(' '), cores: os.availableParallelism() };
-}
 const m = machine();
 const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const L = [
