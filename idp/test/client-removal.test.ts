@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
 import type { AccessTokenStorage, LoadConfigOptions } from '../src/config/index.ts';
+import { grantedScopes, rememberConsent } from '../src/oidc/authorization/consent.ts';
 import {
   basicAuth,
   browserLogin,
@@ -260,6 +261,16 @@ describe.each(ENGINES)('removing a client on $name', (engine) => {
         { authorization: fresh.auth },
       );
       expect(refreshed.statusCode, refreshed.body).toBe(200);
+    });
+
+    it('consent given to the removed client is not given to one registered again under its id', async () => {
+      const id = nextId();
+      await register(a, id, 'jwt');
+      await rememberConsent(a.ctx, 'someone', id, 'openid offline_access');
+      expect(await grantedScopes(b.ctx, 'someone', id)).toEqual(new Set(['openid', 'offline_access']));
+      await a.ctx.clients.remove(id);
+      await register(a, id, 'jwt');
+      expect(await grantedScopes(a.ctx, 'someone', id)).toEqual(new Set());
     });
 
     it('an RFC 7592 DELETE ends the tokens of a dynamically registered client on both instances', async () => {
