@@ -180,7 +180,8 @@ export class Clients {
       this.#cache.invalidate(clientId);
       return undefined;
     }
-    const current = this.#cache.set(clientId, client, generation);
+    // What was just read is the freshest copy: this instance's requests use it from now on.
+    const current = this.#cache.enabled ? this.#cache.set(clientId, client, generation) : client;
     return (issuedAt ?? 0) >= (current.client_id_issued_at ?? 0) ? current : undefined;
   }
 
