@@ -177,7 +177,9 @@ export class Clients {
     const generation = this.#cache.generation;
     const client = await this.#store.find(clientId);
     if (client === undefined) {
-      this.#cache.invalidate(clientId);
+      // Removed elsewhere: stop authenticating it here too. Only when cached, so that tokens of
+      // long-gone clients do not keep other reads from being cached (a write bumps the generation).
+      if (this.#cache.get(clientId) !== undefined) this.#cache.invalidate(clientId);
       return undefined;
     }
     // What was just read is the freshest copy: this instance's requests use it from now on.
