@@ -21,7 +21,6 @@ import { openKeyProviders } from './keys/external.ts';
 import { keyManagerFromConfig } from './keys/from-config.ts';
 import type { KeyManager } from './keys/key-manager.ts';
 import { LoginLimiter } from './security/login-limiter.ts';
-import { deny } from './storage/denylist.ts';
 import { openStorage } from './storage/open.ts';
 
 export interface OpenContextOptions {
@@ -93,7 +92,6 @@ export async function openContext(config: Config, opts: OpenContextOptions): Pro
         cacheTtl: config.clientCacheTtl,
         outboundAllow: outbound.allowlist,
         encryptionAlgs: config.keys.encryptionAlgs,
-        onRemove: (clientId) => deny(storage, 'client', clientId, config.ttl.accessToken),
       }),
       outbound,
       // Lockouts count failures from every instance on this store (login-limiter.ts).

@@ -182,6 +182,35 @@ describe.each(engines)('back-channel logout outbox on %s', (_engine, fresh) => {
     }
   });
 
+  it('drops a pending notice of a removed client, also once a client is registered again under its id', async () => {
+    try {
+      const { databaseUrl, a } = await setup();
+      rp.otherwise = 'hold';
+      await endSession(a, 'sid-removed');
+      await rp.got(1); // A's POST hangs, and A dies with it
+      const id = deliveryId('sid-removed', 'rp-o');
+      await a.idp.ctx.clients.remove('rp-o');
+      // The same id, the same back-channel URI: but not the client the notice was for.
+      await registerClient(a.idp.ctx, {
+        client_id: 'rp-o',
+        redirect_uris: ['https://rp.example/cb'],
+        id_token_signed_response_alg: 'ML-DSA-44',
+        backchannel_logout_uri: rp.url,
+      });
+      const b = await instance(databaseUrl, open);
+      await b.idp.ctx.storage.adapter('Lock').upsert(leaseId(id), { owner: 'dead' }, 0);
+      rp.otherwise = 200;
+      await b.idp.app.ready();
+      await b.idp.app.backchannelLogout.sweep();
+      await b.idp.app.backchannelLogout.idle();
+      expect(rp.received.length).toBe(1);
+      expect(await b.idp.ctx.storage.adapter('LogoutDelivery').find(id)).toBeUndefined();
+      expect(b.logs().some((l) => String(l.msg).startsWith('back-channel logout dropped'))).toBe(true);
+    } finally {
+      await closeAll();
+    }
+  });
+
   it('delivers every notice exactly once with two instances taking from one outbox', async () => {
     try {
       const { databaseUrl, a } = await setup();

@@ -254,7 +254,10 @@ describe('pqid CLI (keys, clients)', () => {
     expect((await pqid('clients', 'list')).stdout).toMatch(
       /web\s+Web app\s+client_secret_basic\s+ML-DSA-87\s+jwt/,
     );
-    expect((await pqid('clients', 'remove', 'web')).code).toBe(0);
+    const removed = await pqid('clients', 'remove', 'web');
+    expect(removed.code).toBe(0);
+    // It says what ended with the client (client-removal.test.ts proves each).
+    expect(removed.stdout).toMatch(/^removed client web: on every instance its access tokens are inactive/);
     // Gone from the store; a running instance's cache sees it within clientCacheTtl (client-cache.test.ts).
     expect(await idp.ctx.storage.adapter('Client').find('web')).toBeUndefined();
     const gone = await pqid('clients', 'remove', 'web');

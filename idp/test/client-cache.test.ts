@@ -196,6 +196,32 @@ describe('client cache: two instances on one database', () => {
   });
 });
 
+describe('Clients.holderOf', () => {
+  it("reads storage, not the cache: another instance's removal counts at once, and ends the entry", async () => {
+    const records = new Map<string, Payload>();
+    const store = {
+      find: async (id: string) => records.get(id),
+      upsert: async (id: string, payload: Payload) => void records.set(id, payload),
+      destroy: async (id: string) => void records.delete(id),
+    } as unknown as Adapter;
+    // Two instances on one store, each caching for a minute.
+    const a = new Clients(store, 'ML-DSA-65', { cacheTtl: 60 });
+    const b = new Clients(store, 'ML-DSA-65', { cacheTtl: 60 });
+    const { client } = await a.register({ ...CC, client_id: 'held' });
+    const issued = client.client_id_issued_at as number;
+    expect((await b.find('held'))?.client_id).toBe('held');
+    expect((await b.holderOf('held', issued))?.client_id).toBe('held');
+    // A token issued before this registration belongs to an earlier client of that id.
+    expect(await b.holderOf('held', issued - 1)).toBeUndefined();
+    await a.remove('held');
+    // B's cache still authenticates it (the documented window)…
+    expect((await b.find('held'))?.client_id).toBe('held');
+    // …but no token of it is honoured, and from then on B does not authenticate it either.
+    expect(await b.holderOf('held', issued)).toBeUndefined();
+    expect(await b.find('held')).toBeUndefined();
+  });
+});
+
 describe('ClientCache', () => {
   /** An adapter whose reads wait until released, as a PostgreSQL read in flight does. */
   function slowStore(records: Map<string, Payload>) {

@@ -173,6 +173,12 @@ async function list(rest: string[]): Promise<void> {
   );
 }
 
+/** What a removal ended (Clients.holderOf), and what it cannot reach. */
+const REMOVED = (id: string) =>
+  `removed client ${id}: on every instance its access tokens are inactive at introspection and refused at userinfo, ` +
+  'its refresh tokens, unredeemed codes and pushed requests are refused, and its pending logout notices dropped. ' +
+  'A resource server that checks JWT access tokens itself accepts them until they expire.';
+
 async function remove(rest: string[]): Promise<void> {
   const { values, positionals } = parse({
     args: rest,
@@ -187,9 +193,8 @@ async function remove(rest: string[]): Promise<void> {
     withCli({ configFile: values.config, withKeys: false }, async (ctx) => {
       if (!(await ctx.clients.find(id)))
         throw new CliError('ERR_NO_SUCH_CLIENT', `no client ${JSON.stringify(id)}`);
-      // Its codes and refresh tokens stop working at once: the token endpoint cannot authenticate it.
       await ctx.clients.remove(id);
-      out(`removed client ${id}`);
+      out(REMOVED(id));
     }),
   );
 }

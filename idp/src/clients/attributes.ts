@@ -371,7 +371,7 @@ export const CLIENT_ATTRIBUTES = {
     type: seconds,
     setBy: 'provider',
     store: 'set',
-    doc: 'RFC 7591 §3.2.1: when a dynamic registration created the client',
+    doc: 'RFC 7591 §3.2.1: when the client was registered (every registration; shown to dynamically registered ones). Tokens issued before it belong to an earlier client of the same id and are not honoured',
   },
 } as const satisfies Record<string, Attribute>;
 

@@ -37,11 +37,6 @@ export interface ClientPolicy {
   outboundAllow?: OutboundAllowlist;
   /** The provider's encryption key algorithms (`keys.encryptionAlgs`): what request objects may use. */
   encryptionAlgs?: readonly string[];
-  /**
-   * What else ends with a removed client, before its record goes: the open context denies its
-   * stateless access tokens (storage/denylist.ts), which no stored record would otherwise kill.
-   */
-  onRemove?: (clientId: string) => Promise<void>;
 }
 
 /** What the provider assigns a dynamically registered client (RFC 7591 §3.2.1, RFC 7592). */
@@ -56,6 +51,8 @@ export const trustOf = (client: Pick<Client, 'registration_access_token_hash'>):
   isDynamic(client) ? 'dynamic' : 'operator';
 
 const NO_EXCEPTIONS = new OutboundAllowlist();
+
+const now = () => Math.floor(Date.now() / 1000);
 
 /**
  * A secret for a method that needs one: the caller's (slow hash: it may be guessable) or a
@@ -120,6 +117,8 @@ export class Clients {
     const stored = inTableOrder({
       ...client,
       ...(secret ? { client_secret_hash: secret.hash } : {}),
+      // Every registration is stamped: tokens issued before it belong to an earlier one (holderOf).
+      client_id_issued_at: now(),
       ...extra,
     });
     await this.#write(stored);
@@ -164,13 +163,42 @@ export class Clients {
     return (await this.#store.list()).map((r) => r.payload);
   }
 
+  /**
+   * The registration a token of `clientId` issued at `issuedAt` (epoch seconds; absent in records
+   * older than the stamp: 0) was issued to, if it still exists. Every presented token is checked
+   * here (introspection, userinfo, refresh, code, pushed request, logout delivery), so removing a
+   * client ends all it holds with no scan and no write per token. Read from storage, never from
+   * the cache: another instance's removal must end the token here at once, not `cacheTtl`
+   * seconds later. A client registered again under the same id has a later `client_id_issued_at`
+   * than every token of the removed one (`remove` returns in a later second), so none of them
+   * passes as its own.
+   */
+  async holderOf(clientId: string, issuedAt: number | undefined): Promise<Client | undefined> {
+    const generation = this.#cache.generation;
+    const client = await this.#store.find(clientId);
+    if (client === undefined) {
+      // Removed elsewhere: stop authenticating it here too. Only when cached, so that tokens of
+      // long-gone clients do not keep other reads from being cached (a write bumps the generation).
+      if (this.#cache.get(clientId) !== undefined) this.#cache.invalidate(clientId);
+      return undefined;
+    }
+    // What was just read is the freshest copy: this instance's requests use it from now on.
+    const current = this.#cache.enabled ? this.#cache.set(clientId, client, generation) : client;
+    return (issuedAt ?? 0) >= (current.client_id_issued_at ?? 0) ? current : undefined;
+  }
+
+  /**
+   * Remove a client. Its tokens, codes and pushed requests end with it (`holderOf`), on every
+   * instance. Returns once the clock's second has turned, so that a registration under the same
+   * id is stamped later than anything issued to this one.
+   */
   async remove(clientId: string): Promise<void> {
-    await this.#policy.onRemove?.(clientId);
     try {
       await this.#store.destroy(clientId);
     } finally {
       this.#cache.invalidate(clientId);
     }
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
   }
 
   async checkSecret(client: Client, secret: string): Promise<boolean> {

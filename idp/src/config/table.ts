@@ -163,7 +163,7 @@ export const SETTINGS: Section<Config> = {
     clientCacheTtl: {
       env: 'PQID_CLIENT_CACHE_TTL',
       default: value(2),
-      doc: 'seconds an instance reuses a client record it read (whole number 0–60; `0` reads it on every request). Changes made through the instance apply at once; a change or removal made by another instance or `pqid clients` applies within this time. The secret or assertion is checked on every request',
+      doc: 'seconds an instance reuses a client record it read (whole number 0–60; `0` reads it on every request). Changes made through the instance apply at once; a change or removal made by another instance or `pqid clients` applies within this time, except that the tokens, codes and pushed requests of a removed client end at once everywhere. The secret or assertion is checked on every request',
       check: (v, at) => {
         const n = seconds(v, at);
         if (n > 60) fail(`${at} must be at most 60 seconds: a longer cache keeps a removed client working`);

@@ -15,7 +15,7 @@ export type ModelName =
   | 'AuthorizationCode'
   | 'AccessToken'
   | 'RefreshToken'
-  /** Revoked stateless JWT access tokens, by `jti:`, `grant:` or `client:` id, until they expire (storage/denylist.ts). */
+  /** Revoked stateless JWT access tokens, by `jti:` or `grant:` id, until they expire (storage/denylist.ts). */
   | 'AccessTokenDenylist'
   /** Remembered consent per (account, client). */
   | 'Consent'

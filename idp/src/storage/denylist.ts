@@ -1,9 +1,8 @@
 /**
  * The access-token denylist: what revocation writes for JWT access tokens that are not stored
  * (`accessTokenStorage: stateless`), and what introspection and userinfo consult after verifying
- * such a token's signature. An entry names one token (its `jti`), a grant (every token carrying
- * that grant id), or a client (every token it was issued before it was removed), and lives in
- * the shared store as long as the tokens it names can: it expires with them and the purge sweeps
+ * such a token's signature. An entry names one token (its `jti`) or a grant (every token carrying
+ * that grant id), and lives in the shared store as long as the tokens it names can: it expires with them and the purge sweeps
  * it like any expired record, so the list stays the size of what was revoked lately.
  */
 import type { Storage } from './adapter.ts';
@@ -16,11 +15,14 @@ import { type Model, model } from './model.ts';
  */
 export const DENYLIST_MARGIN_SECONDS = 60;
 
-/** What an entry is about: one token, one grant, or one client. */
-export type DeniedKind = 'jti' | 'grant' | 'client';
+/**
+ * What an entry is about: one token or one grant. A removed client's tokens need none: every
+ * presented token is checked against its client's registration (Clients.holderOf).
+ */
+export type DeniedKind = 'jti' | 'grant';
 
 interface DenylistEntry {
-  /** Epoch seconds of the revocation: a client's entry denies the tokens issued at or before it. */
+  /** Epoch seconds of the revocation. */
   at: number;
 }
 
@@ -28,8 +30,6 @@ interface DenylistEntry {
 export interface DenylistSubject {
   jti: string;
   grantId?: string;
-  clientId: string;
-  iat: number;
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -54,17 +54,14 @@ export function deny(
   );
 }
 
-/** Whether a verified token is revoked: its `jti`, its grant or (issued before removal) its client. */
+/** Whether a verified token is revoked: its `jti` or its grant. */
 export async function isDenied(storage: Pick<Storage, 'adapter'>, t: DenylistSubject): Promise<boolean> {
   const list = entries(storage);
-  const [token, grant, client] = await Promise.all([
+  const [token, grant] = await Promise.all([
     list.find(`jti:${t.jti}`),
     t.grantId !== undefined ? list.find(`grant:${t.grantId}`) : undefined,
-    list.find(`client:${t.clientId}`),
   ]);
-  // A client registered again under the same id after its removal gets tokens that are not denied
-  // (iat after the entry); one issued in the very second of the removal is, to be safe.
-  return token !== undefined || grant !== undefined || (client !== undefined && t.iat <= client.at);
+  return token !== undefined || grant !== undefined;
 }
 
 /**

@@ -24,8 +24,13 @@ export async function grantedScopes(
   accountId: string,
   clientId: string,
 ): Promise<Set<string>> {
-  const record = await consents(ctx).find(key(accountId, clientId));
-  return new Set(record?.scopes ?? []);
+  const [record, client] = await Promise.all([
+    consents(ctx).find(key(accountId, clientId)),
+    ctx.clients.find(clientId),
+  ]);
+  // Consent given to a removed client is not given to one registered since under its id.
+  if (record === undefined || record.updatedAt < (client?.client_id_issued_at ?? 0)) return new Set();
+  return new Set(record.scopes);
 }
 
 export async function needsConsent(

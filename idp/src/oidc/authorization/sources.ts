@@ -19,6 +19,8 @@ interface PushedRecord {
   clientId: string;
   params: AuthorizeParams;
   signed: boolean;
+  /** Epoch seconds of the push (absent in older records): whose registration it belongs to. */
+  iat?: number;
 }
 
 const pushed = (ctx: IdpContext): Model<PushedRecord> =>
@@ -33,7 +35,8 @@ export async function pushRequest(
 ): Promise<{ request_uri: string; expires_in: number }> {
   const handle = randomToken();
   const ttl = ctx.config.par.requestUriLifetime;
-  await pushed(ctx).upsert(tokenId(handle), { clientId, params, signed }, ttl);
+  const iat = Math.floor(Date.now() / 1000);
+  await pushed(ctx).upsert(tokenId(handle), { clientId, params, signed, iat }, ttl);
   return { request_uri: `${REQUEST_URI_PREFIX}${handle}`, expires_in: ttl };
 }
 
@@ -54,7 +57,12 @@ async function fromPushed(
   const id = tokenId(requestUri.slice(REQUEST_URI_PREFIX.length));
   const store = pushed(ctx);
   const record = await store.find(id);
-  if (!record || record.clientId !== params.client_id)
+  // A request pushed by a client since removed is unknown (Clients.holderOf), on any instance.
+  if (
+    !record ||
+    record.clientId !== params.client_id ||
+    !(await ctx.clients.holderOf(record.clientId, record.iat))
+  )
     return page('invalid_request_uri', 'The request_uri is unknown, expired, or for another application.');
   if (record.consumed !== undefined || !(await store.consume(id)))
     return page('invalid_request_uri', 'The request_uri was already used.');

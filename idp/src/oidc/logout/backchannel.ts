@@ -286,10 +286,11 @@ export class BackchannelLogout {
   }
 
   async #deliver(id: string, stored: DeliveryRecord): Promise<Outcome> {
-    const client = await this.#ctx.clients.find(stored.clientId);
+    if (Date.now() - stored.created > DELIVERY_MAX_AGE * 1000) return this.#tooOld(id, stored);
+    // The registration the notice was queued for: not a client registered since under its id.
+    const client = await this.#ctx.clients.holderOf(stored.clientId, Math.floor(stored.created / 1000));
     const uri = client?.backchannel_logout_uri;
     if (client === undefined || uri === undefined) return this.#drop(id, stored);
-    if (Date.now() - stored.created > DELIVERY_MAX_AGE * 1000) return this.#tooOld(id, stored);
     const record = await this.#withToken(id, stored, client);
     return this.#settle(id, record, await postLogoutToken(this.#ctx, client, uri, record.token));
   }

@@ -156,18 +156,24 @@ function asRecord(v: VerifiedAccessToken, issuer: string): AccessTokenRecord {
   return { ...rest, format: 'jwt', jti, ...(aud !== issuer ? { aud } : {}) };
 }
 
+/** A stateless JWT is verified; any other token is looked up under its digest. */
+async function lookUp(ctx: IdpContext, token: string): Promise<Stored<AccessTokenRecord> | undefined> {
+  if (!isStatelessToken(token)) return accessTokens(ctx).find(tokenId(token));
+  const verified = await verifyStatelessToken(ctx, token);
+  return verified && asRecord(verified, ctx.config.issuer);
+}
+
 /**
- * Where a presented access token is found (userinfo, introspection, revocation): a stateless
- * JWT is verified; any other token is looked up under its digest. A tampered token, JWT or
- * opaque, is simply unknown.
+ * Where a presented access token is found (userinfo, introspection, revocation). A tampered
+ * token, JWT or opaque, is simply unknown; so is one whose client was removed (Clients.holderOf).
  */
 export async function findAccessToken(
   ctx: IdpContext,
   token: string,
 ): Promise<Stored<AccessTokenRecord> | undefined> {
-  if (!isStatelessToken(token)) return accessTokens(ctx).find(tokenId(token));
-  const verified = await verifyStatelessToken(ctx, token);
-  return verified && asRecord(verified, ctx.config.issuer);
+  const record = await lookUp(ctx, token);
+  if (record === undefined) return undefined;
+  return (await ctx.clients.holderOf(record.clientId, record.iat)) ? record : undefined;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface CodeInput {
 /** What is stored: the input, with the grant id always set. */
 export interface AuthorizationCodeRecord extends CodeInput {
   grantId: string;
+  /** Epoch seconds of issue (absent in older records): whose registration the code belongs to. */
+  iat?: number;
 }
 
 const codes = (ctx: IdpContext): Model<AuthorizationCodeRecord> =>
@@ -38,17 +40,26 @@ const codes = (ctx: IdpContext): Model<AuthorizationCodeRecord> =>
 
 export async function issueCode(ctx: IdpContext, input: CodeInput): Promise<string> {
   const code = randomToken();
-  const record: AuthorizationCodeRecord = { ...input, grantId: input.grantId ?? randomToken(16) };
+  const record: AuthorizationCodeRecord = {
+    ...input,
+    grantId: input.grantId ?? randomToken(16),
+    iat: Math.floor(Date.now() / 1000),
+  };
   await codes(ctx).upsert(tokenId(code), record, ctx.config.ttl.authorizationCode);
   return code;
 }
 
-/** The record of a presented code, spent or not (`consumed` set: a replay). */
-export function findCode(
+/**
+ * The record of a presented code, spent or not (`consumed` set: a replay); unknown when its
+ * client was removed (Clients.holderOf).
+ */
+export async function findCode(
   ctx: IdpContext,
   code: string,
 ): Promise<Stored<AuthorizationCodeRecord> | undefined> {
-  return codes(ctx).find(tokenId(code));
+  const record = await codes(ctx).find(tokenId(code));
+  if (record === undefined) return undefined;
+  return (await ctx.clients.holderOf(record.clientId, record.iat)) ? record : undefined;
 }
 
 /**

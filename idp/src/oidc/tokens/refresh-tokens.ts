@@ -70,12 +70,18 @@ export function issueRefreshToken(
     .then(() => token);
 }
 
-/** Where a presented refresh token is looked up (token endpoint, introspection, revocation). */
-export function findRefreshToken(
+/**
+ * Where a presented refresh token is looked up (token endpoint, introspection, revocation): one
+ * whose client was removed is unknown (Clients.holderOf), even to a client registered again
+ * under the same id.
+ */
+export async function findRefreshToken(
   ctx: IdpContext,
   token: string,
 ): Promise<Stored<RefreshTokenRecord> | undefined> {
-  return refreshTokens(ctx).find(tokenId(token));
+  const record = await refreshTokens(ctx).find(tokenId(token));
+  if (record === undefined) return undefined;
+  return (await ctx.clients.holderOf(record.clientId, record.iat)) ? record : undefined;
 }
 
 /** Spend it at a refresh, atomically: of concurrent uses, one gets true; the others are reuse. */
