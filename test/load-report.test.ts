@@ -161,4 +161,57 @@ describe('load report: spread and scales', () => {
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
     expect(results.signCost?.['ML-DSA-65-ES256']?.usPerOp).toBe(329);
   });
+
+  it('sets encrypted-ID-token refreshes against the signed row: CPU and bytes per response, as ratios', async () => {
+    const sample = (alg: string, enc?: string) => ({
+      alg,
+      ...(enc ? { enc } : {}),
+      sample: { alg, enc, signedWith: 'ML-DSA-65', jweBytes: 8048, signedBytes: 4816 },
+    });
+    const bytes = (
+      rows: ThroughputRow[],
+      response: number,
+      idToken: number,
+      jwe?: ThroughputRow['idTokenEncryption'],
+    ) =>
+      rows.map((r) => ({
+        ...r,
+        responseBytes: response,
+        idTokenBytes: idToken,
+        ...(jwe ? { idTokenEncryption: jwe } : {}),
+      }));
+    const r = run();
+    r.throughput = [
+      ...bytes(phases('pqid', 'refresh_token', 'ML-DSA-65', 1.0, 6), 9909, 4807),
+      ...bytes(phases('pqid-id-xwing', 'refresh_token', 'ML-DSA-65', 1.5, 7), 13160, 8048, sample('HPKE-9')),
+      ...bytes(
+        phases('pqid-id-ecdh', 'refresh_token', 'ML-DSA-65', 1.25, 7),
+        11970,
+        6848,
+        sample('ECDH-ES+A256KW', 'A256GCM'),
+      ),
+    ];
+    const dir = mkdtempSync(join(out, 'enc-'));
+    await writeReport(dir, r);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    const section = md.slice(md.indexOf('## Encrypted ID tokens on the running IdP'));
+    expect(section).toMatch(
+      /\| ML-DSA-65 signed only \| – \| 1\.000 \| 1\.000 \/ 1\.000 \| 1\.00× \| 1000 \| 9,909 \| – \| 4,807 \|/,
+    );
+    expect(section).toMatch(
+      /\| in HPKE-9 \| PQ\/T \| 1\.500 \| [^|]+ \| 1\.50× \| 667 \| 13,160 \| 3,251 \| 8,048 \|.*HPKE-9 → ML-DSA-65 verified \|/,
+    );
+    expect(section).toMatch(
+      /\| in ECDH-ES\+A256KW \/ A256GCM \| no \| 1\.250 \| [^|]+ \| 1\.25× \| 800 \| 11,970 \| 2,061 \| 6,848 \|/,
+    );
+    // Not a provider of its own: no retained capacity or cost bars (no ES256 of its own).
+    expect(readFileSync(join(dir, 'retained.svg'), 'utf8')).not.toContain('pqid-id-xwing');
+    // Without the signed row to compare with, the section is left out rather than half filled.
+    r.throughput = r.throughput.filter((x) => x.target !== 'pqid');
+    const alone = mkdtempSync(join(out, 'alone-'));
+    await writeReport(alone, r);
+    expect(readFileSync(join(alone, 'report.md'), 'utf8')).not.toContain(
+      '## Encrypted ID tokens on the running IdP',
+    );
+  });
 });

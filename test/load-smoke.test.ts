@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Encryption } from '../load/lib/types.d.ts';
+import type { Encryption, ThroughputRow } from '../load/lib/types.d.ts';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,6 +66,9 @@ interface CapacityRow {
   retained: number;
   infraMultiplier: number;
   costPerMillion: number;
+  responseBytes?: number;
+  idTokenBytes?: number;
+  idTokenEncryption?: ThroughputRow['idTokenEncryption'];
 }
 interface Spread {
   n: number;
@@ -236,6 +239,32 @@ describe.skipIf(skip)('load suite smoke run (k6)', () => {
     );
     expect(md).toMatch(/\| \+ protocol \(token − store-floor[^\n]*\| -?\d+\.\d{3}/);
     expect(md).toMatch(/\| budget per token[^\n]*(\| \d+\.\d{3} ){4}\|/);
+  });
+
+  it('measures refreshes with encrypted ID tokens next to the signed row, each JWE opened by the runner', () => {
+    const signed = results.capacity.find(
+      (r) => r.target === 'pqid' && r.grant === 'refresh_token' && r.alg === 'ML-DSA-65',
+    );
+    expect(signed?.idTokenBytes).toBeGreaterThan(0);
+    for (const [target, alg, kem] of [
+      ['pqid-id-xwing', 'HPKE-9', 1088],
+      ['pqid-id-ecdh', 'ECDH-ES+A256KW', 0],
+    ] as const) {
+      const r = results.capacity.find((x) => x.target === target);
+      expect(r, target).toBeDefined();
+      if (!r || !signed) continue;
+      expect(r).toMatchObject({ grant: 'refresh_token', alg: 'ML-DSA-65', jwt: true });
+      // k6 refused any response whose ID token was not a JWE of the alg: no errors means all were.
+      expect(r.errorRate, target).toBeLessThanOrEqual(0.01);
+      expect(r.tokensPerCoreSecond, target).toBeGreaterThan(0);
+      expect(r.idTokenEncryption?.sample).toMatchObject({ alg, signedWith: 'ML-DSA-65' });
+      // The whole signed token base64url-encoded again, plus the KEM's encapsulated secret.
+      expect(r.idTokenBytes as number).toBeGreaterThan(((signed.idTokenBytes as number) * 4) / 3 + kem);
+      expect(r.responseBytes as number).toBeGreaterThan(signed.responseBytes as number);
+    }
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/## Encrypted ID tokens on the running IdP/);
+    expect(md).toMatch(/\| in HPKE-9 \| PQ\/T \| \d+\.\d{3} \|[^\n]*HPKE-9 → ML-DSA-65 verified \|/);
   });
 
   it('measures the placement regimes on a running IdP: a slow signer on the hot path collapses capacity', () => {

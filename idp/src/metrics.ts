@@ -12,7 +12,8 @@ export type TokenKind = 'id_token' | 'access_token' | 'userinfo' | 'logout_token
 export interface Metrics {
   registry: Registry;
   signSeconds: Histogram<'alg' | 'kind'>;
-  tokenBytes: Histogram<'alg' | 'kind'>;
+  /** Bytes sent: the JWE when the client asked for encryption (`encryption` is its alg, else none). */
+  tokenBytes: Histogram<'alg' | 'kind' | 'encryption'>;
   requestSeconds: Histogram<'method' | 'route' | 'status_code'>;
   /** Back-channel logout POSTs by outcome: delivered, retry (a failed try with more to come), failed. */
   logoutDeliveries: Counter<'outcome'>;
@@ -36,8 +37,8 @@ function create(): Metrics {
     // Buckets at the transport limits that matter: cookie 4096, header line 8190, node 16384.
     tokenBytes: new Histogram({
       name: 'pqid_token_bytes',
-      help: 'Size of issued tokens in bytes, per kind and algorithm (alg="reference" for opaque tokens)',
-      labelNames: ['alg', 'kind'],
+      help: 'Size of issued tokens as sent, in bytes, per kind, signing algorithm (alg="reference" for opaque tokens, "none" for unsigned) and encryption (the JWE alg, or "none")',
+      labelNames: ['alg', 'kind', 'encryption'],
       buckets: [64, 512, 1024, 2048, 3072, 4096, 6144, 8190, 12288, 16384, 32768],
       registers: [registry],
     }),

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateEncryptionKeyPair } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { clients } from '../src/cli/clients.ts';
@@ -148,6 +149,58 @@ describe('pqid CLI (keys, clients)', () => {
     const web = await addClient('--redirect-uri', 'https://c.example/cb', '--alg', 'ML-DSA-87');
     expect(JSON.parse(web.stdout)).toMatchObject({ response_types: ['code'], require_pkce: true });
     expect(web.stderr).toMatch(/ML-DSA-87 ID token is ~[\d,]+ bytes/);
+  });
+
+  it('clients add judges an encrypted ID token on the JWE the client receives', async () => {
+    const { publicJwk } = await generateEncryptionKeyPair('HPKE-9');
+    const jwks = join(t.dir, 'xwing-jwks.json');
+    writeFileSync(jwks, JSON.stringify({ keys: [publicJwk] }));
+    const enc = ['--id-token-encryption', 'HPKE-9', '--jwks', jwks];
+    // Signed only, a typical ML-DSA-44 ID token (~3.6 kB) fits one cookie: no warning.
+    const signed = await addClient('--redirect-uri', 'https://e.example/cb', '--alg', 'ML-DSA-44', '--yes');
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(signed.stderr).not.toMatch(/ID token/);
+    // Inside X-Wing it is base64url-encoded again, next to the 1,088-byte encapsulated secret.
+    const sealed = await addClient('--redirect-uri', 'https://e.example/cb', '--alg', 'ML-DSA-44', ...enc);
+    expect(sealed.code, sealed.stderr).toBe(0);
+    const m =
+      /ML-DSA-44 ID token encrypted with HPKE-9 is ~([\d,]+) bytes as received \(signed only ~([\d,]+)\); as a cookie it needs ([\d,]+) > 4,096 bytes.*store the decrypted signed token \(it fits\)/.exec(
+        sealed.stderr,
+      );
+    expect(m, sealed.stderr).not.toBeNull();
+    const num = (s: string | undefined) => Number(s?.replaceAll(',', ''));
+    expect(num(m?.[1])).toBeGreaterThan(num(m?.[2]) + 1088);
+    expect(num(m?.[3])).toBeGreaterThan(num(m?.[1]));
+    // A logout URL carries the decrypted, signed token (OIDC Core §3.1.2.1): an EdDSA one fits,
+    // though its JWE (over 2,048 bytes) would not. (Not ES256: the key tests below age its key.)
+    const es = await addClient(
+      '--redirect-uri',
+      'https://e.example/cb',
+      '--alg',
+      'EdDSA',
+      '--fits',
+      'url',
+      '--yes',
+      ...enc,
+    );
+    expect(es.code, es.stderr).toBe(0);
+    expect(es.stderr).not.toMatch(/id_token_hint|ID token/);
+    const big = await addClient(
+      '--redirect-uri',
+      'https://e.example/cb',
+      '--alg',
+      'ML-DSA-44',
+      '--fits',
+      'url',
+      ...enc,
+    );
+    expect(big.stderr).toMatch(
+      /logout URL carrying an ML-DSA-44 id_token_hint \(the decrypted, signed token\)/,
+    );
+    // A machine client gets no ID tokens, encrypted or not: nothing to warn about.
+    const m2m = await addClient('--grant', 'client_credentials', '--alg', 'ML-DSA-44', ...enc);
+    expect(m2m.code, m2m.stderr).toBe(0);
+    expect(m2m.stderr).not.toMatch(/ID token|id_token_hint/);
   });
 
   it('offers exactly the algorithms it accepts, and names the choices when one is unknown', async () => {

@@ -28,6 +28,7 @@ import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
+import { metricsFor } from '../src/metrics.ts';
 import { basicAuth, browserLogin, dynamicRegistration, form, pkce, startTestIdp } from './helpers.ts';
 
 const ISSUER = 'http://localhost:3000';
@@ -215,6 +216,54 @@ describe('encryption to and from clients', () => {
       audience: 'classic',
     });
     expect(verified.payload.sub).toBe(payload.sub);
+  });
+
+  it('counts the bytes sent: the JWE of an encrypted token, labelled with its encryption', async () => {
+    /** pqid_token_bytes' count and sum for one label set. */
+    const observed = async (labels: Record<string, string>) => {
+      const metric = await metricsFor(t.idp.ctx).tokenBytes.get();
+      const of = (name: string) =>
+        metric.values.find(
+          (v) =>
+            v.metricName === name &&
+            Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x),
+        )?.value ?? 0;
+      return { count: of('pqid_token_bytes_count'), sum: of('pqid_token_bytes_sum') };
+    };
+    const xwing = { alg: 'ML-DSA-65', kind: 'id_token', encryption: 'HPKE-9' };
+    const signedOnly = { alg: 'ML-DSA-65', kind: 'id_token', encryption: 'none' };
+    const unsignedUserinfo = { alg: 'none', kind: 'userinfo', encryption: 'HPKE-9' };
+    const before = {
+      xwing: await observed(xwing),
+      signed: await observed(signedOnly),
+      ui: await observed(unsignedUserinfo),
+    };
+    const res = await (await tokens('xwing')).redeem();
+    const idToken = res.json().id_token as string;
+    const ui = await app.inject({
+      url: '/userinfo',
+      headers: { authorization: `Bearer ${res.json().access_token}` },
+    });
+    // Exactly the JWE sent, once; the signed token inside is not counted as sent on its own.
+    expect(await observed(xwing)).toEqual({
+      count: before.xwing.count + 1,
+      sum: before.xwing.sum + Buffer.byteLength(idToken),
+    });
+    expect(await observed(signedOnly)).toEqual(before.signed);
+    expect(await observed(unsignedUserinfo)).toEqual({
+      count: before.ui.count + 1,
+      sum: before.ui.sum + Buffer.byteLength(ui.body),
+    });
+    // A client that did not ask for encryption: its signed token, as sent, under encryption="none".
+    const plain = await (await tokens('plain')).redeem();
+    expect(await observed(signedOnly)).toEqual({
+      count: before.signed.count + 1,
+      sum: before.signed.sum + Buffer.byteLength(plain.json().id_token as string),
+    });
+    const text = await metricsFor(t.idp.ctx).registry.metrics();
+    expect(text).toMatch(
+      /pqid_token_bytes_bucket\{le="8190",alg="ML-DSA-65",kind="id_token",encryption="HPKE-9"\}/,
+    );
   });
 
   it('answers introspection as a signed, then encrypted JWT (RFC 9701), and as a signed JWT on request', async () => {

@@ -517,8 +517,12 @@ describe.each(ACCESS_TOKEN_STORAGES)('OIDC features (inject), %s JWT access toke
       expect(r.headers['content-type']).toMatch(/text\/plain/);
       expect(r.body).toMatch(/pqid_sign_duration_seconds_count\{alg="ML-DSA-44",kind="id_token"\} \d+/);
       expect(r.body).toMatch(/pqid_sign_duration_seconds_count\{alg="ML-DSA-44",kind="access_token"\} \d+/);
-      expect(r.body).toMatch(/pqid_token_bytes_bucket\{le="4096",alg="ML-DSA-44",kind="id_token"\}/);
-      expect(r.body).toMatch(/pqid_token_bytes_count\{alg="reference",kind="access_token"\}/);
+      expect(r.body).toMatch(
+        /pqid_token_bytes_bucket\{le="4096",alg="ML-DSA-44",kind="id_token",encryption="none"\}/,
+      );
+      expect(r.body).toMatch(
+        /pqid_token_bytes_count\{alg="reference",kind="access_token",encryption="none"\}/,
+      );
       expect(r.body).toMatch(
         /pqid_http_request_duration_seconds_count\{method="POST",route="\/token",status_code="200"\}/,
       );

@@ -4,7 +4,8 @@
  * /proc/<pid>/stat): a fresh pqid provider built with the exported createIdp/registerClient,
  * one confidential client (client_credentials) and one public client (authorization code +
  * refresh) per algorithm, a client that signs request objects (JAR, pushed through PAR) with a
- * key of that algorithm, N users, and optional HTTPS listeners with hybrid (X25519MLKEM768)
+ * key of that algorithm, public clients that ask for encrypted ID tokens (one per requested
+ * algorithm and JWE configuration, each with its own encryption key pair), N users, and optional HTTPS listeners with hybrid (X25519MLKEM768)
  * and classical (X25519) key exchange. Prints one JSON line `{"ready":true,...}` on stdout.
  *
  * Input: a JSON object in argv[2] (see run.mjs#startIdp).
@@ -15,7 +16,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
 import { createIdp, loadConfig, registerClient } from '@pqid/idp';
-import { backends, generateKeyPair, signJwt } from '@pqid/jose';
+import { backends, generateEncryptionKeyPair, generateKeyPair, signJwt } from '@pqid/jose';
 
 /**
  * @typedef {object} Options
@@ -28,6 +29,7 @@ import { backends, generateKeyPair, signJwt } from '@pqid/jose';
  * @property {string} [logLevel]
  * @property {Record<string, unknown>} [config]
  * @property {string[]} [floorAlgs]
+ * @property {{ alg: string, jwe: import('./types.d.ts').JweConfig }[]} [encryptedIdTokens]
  */
 /** @typedef {{ alg?: string, set?: 'oidc' | 'saml' }} HarnessQuery */
 
@@ -45,6 +47,8 @@ const {
   config: extra = {},
   // Algorithms whose token responses the HTTP-floor route replays (none unless asked).
   floorAlgs = [],
+  // Public clients whose ID tokens are encrypted (lib/variants.mjs encryptedIdTokenClients).
+  encryptedIdTokens = [],
 } = opts;
 const issuer = `http://127.0.0.1:${port}`;
 mkdirSync(dataDir, { recursive: true });
@@ -111,7 +115,30 @@ for (const alg of algs) {
     confidential: { id: `cc-${alg}`, secret },
     public: { id: `rp-${alg}` },
     jar: { id: `jar-${alg}`, secret: jarSecret, privateJwk: jarKey.privateJwk },
+    encrypted: {},
   };
+}
+// The refresh_token client of `alg`, asking for its ID tokens encrypted to its own key: the
+// runner decrypts a sample with the private half.
+for (const { alg, jwe } of encryptedIdTokens) {
+  const entry = clients[alg];
+  if (!entry) continue;
+  const { publicJwk, privateJwk } = await generateEncryptionKeyPair(jwe.alg);
+  const id = `rp-${alg}-${jwe.alg}`;
+  await registerClient(idp.ctx, {
+    client_id: id,
+    id_token_signed_response_alg: alg,
+    access_token_format: 'jwt',
+    access_token_signed_response_alg: alg,
+    token_endpoint_auth_method: 'none',
+    redirect_uris: [REDIRECT_URI],
+    grant_types: ['authorization_code', 'refresh_token'],
+    scope: 'openid profile email offline_access',
+    jwks: { keys: [publicJwk] },
+    id_token_encrypted_response_alg: jwe.alg,
+    ...(jwe.enc ? { id_token_encrypted_response_enc: jwe.enc } : {}),
+  });
+  entry.encrypted[jwe.alg] = { id, jwe, privateJwk };
 }
 const usernames = [];
 for (let i = 0; i < users; i++) {

@@ -89,6 +89,20 @@ export interface ThroughputRow {
   serverCpuSeconds: number;
   wallSeconds: number;
   responseBytes: number | undefined;
+  /** Mean bytes of the response's `id_token` (refresh_token), as sent: the JWE when encrypted. */
+  idTokenBytes?: number | undefined;
+  /** The client's ID-token encryption, and what the runner's decrypted sample held. */
+  idTokenEncryption?: JweConfig & { sample: EncryptedIdTokenSample };
+}
+
+/** One encrypted ID token of a refresh response, opened by the runner with the client's key. */
+export interface EncryptedIdTokenSample {
+  /** The JWE protected header's alg/enc, and the signature alg of the JWT inside. */
+  alg: string;
+  enc: string | undefined;
+  signedWith: string;
+  jweBytes: number;
+  signedBytes: number;
 }
 
 /** Per-operation sign cost (CPU µs) from repeated timed loops; `usPerOp` is their median. */
@@ -283,6 +297,10 @@ export interface CapacityRow {
   infraMultiplier: number;
   throughputRatio: number;
   p99Ratio: number;
+  /** Mean bytes per response and of its ID token (saturate phase), when k6 measured them. */
+  responseBytes?: number | undefined;
+  idTokenBytes?: number | undefined;
+  idTokenEncryption?: ThroughputRow['idTokenEncryption'];
 }
 
 export interface PlacementRegime {
@@ -365,6 +383,8 @@ export interface ServerClients {
   confidential: { id: string; secret: string };
   public?: { id: string };
   jar?: { id: string; secret: string; privateJwk: Record<string, unknown> };
+  /** Public clients whose ID tokens are encrypted, by JWE alg; the private key decrypts a sample. */
+  encrypted?: Record<string, { id: string; jwe: JweConfig; privateJwk: Record<string, unknown> }>;
 }
 
 /** What a child server (idp-server.mjs, oidc-provider-server.mjs) prints when it is ready. */

@@ -9,6 +9,7 @@
 
 /** @typedef {import('./types.d.ts').RunOptions} RunOptions */
 /** @typedef {import('./types.d.ts').ThroughputRow} ThroughputRow */
+/** @typedef {import('./types.d.ts').JweConfig} JweConfig */
 
 export const ALL_ALGS = [
   'ES256',
@@ -44,15 +45,22 @@ export const PLACEMENT_ALGS = ['ES256', 'ML-DSA-65', 'SLH-DSA-SHA2-128f', 'SLH-D
  */
 export const SAML_ALGS = ['ES256', 'RS256', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
+/**
+ * Encrypted ID tokens on the running IdP: the recommended signature inside the recommended KEM
+ * (X-Wing, docs/CHOOSING-AN-ALGORITHM.md) and the classical one OIDC providers offer today.
+ */
+export const ENCRYPTED_ID_TOKEN_ALG = 'ML-DSA-65';
+
 /** Relying parties polling the cold objects while tokens are issued: one fetch per this many token requests. */
 export const COLD_EVERY = 50;
 
 /**
  * @typedef {object} Variant
  * @property {string} target the rows' `target` in results.json and the report
- * @property {'provider' | 'part' | 'placement'} kind how the report reads the rows: a whole token
- *   endpoint (capacity, retained, cost, plots), a part of pqid's token endpoint (the
- *   decomposition; no capacity or cost of its own), or the placement study's IdP
+ * @property {'provider' | 'part' | 'placement' | 'encrypted'} kind how the report reads the rows: a
+ *   whole token endpoint (capacity, retained, cost, plots), a part of pqid's token endpoint (the
+ *   decomposition; no capacity or cost of its own), the placement study's IdP, or pqid's token
+ *   endpoint for a client that asks for encrypted ID tokens (set next to pqid's signed row)
  * @property {'throughput' | 'placement'} scenario the scenario that runs it
  * @property {string} server the server process it is driven against (SERVERS in lib/runner/servers.mjs)
  * @property {string[]} grants
@@ -62,6 +70,8 @@ export const COLD_EVERY = 50;
  * @property {(issuer: string, alg: string) => Record<string, unknown>} [request] additions to
  *   every phase's k6 config (another URL than /token, cold-path traffic)
  * @property {(opts: RunOptions) => boolean} [when] runs only when this holds
+ * @property {JweConfig} [idTokenEncryption] its refresh_token client asks for ID tokens signed,
+ *   then encrypted with this (the main IdP registers one such client per variant)
  */
 
 /**
@@ -84,6 +94,26 @@ const floor = (target, path) => ({
 });
 
 /**
+ * pqid's refresh_token for a client that registered `id_token_encrypted_response_alg`/`_enc`:
+ * every response carries a freshly signed ML-DSA-65 ID token encrypted to the client's key, on
+ * the same server right after the signed-only rows of `pqid`.
+ * @param {string} target
+ * @param {JweConfig} idTokenEncryption
+ * @returns {Variant}
+ */
+const encryptedIdTokens = (target, idTokenEncryption) => ({
+  target,
+  kind: 'encrypted',
+  scenario: 'throughput',
+  server: 'idp',
+  grants: ['refresh_token'],
+  algs: (opts) => (opts.algs.includes(ENCRYPTED_ID_TOKEN_ALG) ? [ENCRYPTED_ID_TOKEN_ALG] : []),
+  // The first HPKE encryption imports the client's key and warms the KEM's code paths.
+  warmup: true,
+  idTokenEncryption,
+});
+
+/**
  * Run in this order. Rows of one scenario run one after another; a variant on its own server
  * process starts it before its first phase and stops it after its last.
  * @type {Variant[]}
@@ -98,6 +128,8 @@ export const VARIANTS = [
     algs: (opts) => opts.algs,
     warmup: true,
   },
+  encryptedIdTokens('pqid-id-xwing', { alg: 'HPKE-9' }),
+  encryptedIdTokens('pqid-id-ecdh', { alg: 'ECDH-ES+A256KW', enc: 'A256GCM' }),
   floor('pqid-floor', '/__load/floor'),
   floor('pqid-sign-floor', '/__load/sign-floor'),
   floor('pqid-store-floor', '/__load/store-floor'),
@@ -163,6 +195,19 @@ export const PHASES = [
  */
 export const variantsOf = (scenario, opts) =>
   VARIANTS.filter((v) => v.scenario === scenario && (v.when?.(opts) ?? true) && v.algs(opts).length > 0);
+
+/**
+ * The encrypted-ID-token clients the main IdP registers for these options: one per variant that
+ * asks for one, for each of its algorithms.
+ * @param {RunOptions} opts
+ * @returns {{ alg: string, jwe: JweConfig }[]}
+ */
+export const encryptedIdTokenClients = (opts) =>
+  variantsOf('throughput', opts).flatMap((v) =>
+    v.idTokenEncryption && v.server === 'idp'
+      ? v.algs(opts).map((alg) => ({ alg, jwe: /** @type {JweConfig} */ (v.idTokenEncryption) }))
+      : [],
+  );
 
 /**
  * The kind of a results row's target (`provider` for a target no variant names).

@@ -7,6 +7,8 @@
 //                     for p50/p95/p99/max latency below saturation.
 // Grants: client_credentials (client_secret_basic) and refresh_token (public client, a
 // refresh token per VU minted by the runner, rotated on every call).
+// Optional `idTokenJwe` (a JWE alg): every response's id_token must be a compact JWE (five parts)
+// whose protected header names that alg; the runner decrypts a sample itself before the phase.
 // Optional `coldUrls` + `coldEvery`: every coldEvery-th iteration of a VU also fetches one of
 // these (the signed JWKS, the SAML metadata), as relying parties polling the cold path do.
 import encoding from 'k6/encoding';
@@ -22,6 +24,7 @@ const tokensOk = new Counter('tokens_ok');
 const tokenErrors = new Rate('token_errors');
 const jwtAccessTokens = new Counter('jwt_access_tokens');
 const tokenBytes = new Trend('token_response_bytes');
+const idTokenBytes = new Trend('id_token_bytes');
 const coldLatency = new Trend('cold_fetch_latency', true);
 const coldErrors = new Rate('cold_fetch_errors');
 
@@ -65,6 +68,10 @@ export default function () {
       ok = typeof json.access_token === 'string';
       if (ok && json.access_token.split('.').length === 3) jwtAccessTokens.add(1);
       if (json.refresh_token) refreshToken = json.refresh_token;
+      if (ok && typeof json.id_token === 'string') {
+        if (config.idTokenJwe) ok = isJweOf(json.id_token, config.idTokenJwe);
+        idTokenBytes.add(json.id_token.length);
+      } else if (config.idTokenJwe) ok = false;
     } catch (_e) {
       ok = false;
     }
@@ -82,6 +89,17 @@ export default function () {
     coldErrors.add(cold.status !== 200);
     coldLatency.add(cold.timings.duration);
   }
+}
+
+/**
+ * A compact JWE whose protected header says `alg` (not decrypted: the runner opens a sample).
+ * @param {string} token
+ * @param {string} alg
+ */
+function isJweOf(token, alg) {
+  const parts = token.split('.');
+  if (parts.length !== 5) return false;
+  return JSON.parse(encoding.b64decode(parts[0] ?? '', 'rawurl', 's')).alg === alg;
 }
 
 /** @param {unknown} data */

@@ -4,6 +4,7 @@
  * both go through the one validation every registration uses (clients/clients.ts).
  */
 import { accessTokenAlgOf, type Client, describeClient } from '../clients/clients.ts';
+import { encOf } from '../clients/encryption.ts';
 import { clientKeyAlgs, registerClient } from '../clients/register.ts';
 import type { IdpContext } from '../context.ts';
 import { measureSignature } from '../keys/hot-path.ts';
@@ -90,10 +91,14 @@ async function reportAdded(
     ? place('id_token', client.id_token_signed_response_alg)
     : undefined;
   const accessTokenAlg = place('access_token', accessTokenAlgOf(client, ctx.config.accessTokenSigningAlg));
+  // Judged on what it receives: the JWE, when it asked for encrypted ID tokens.
+  const encAlg = client.id_token_encrypted_response_alg;
+  const encEnc = encAlg === undefined ? undefined : encOf(encAlg, client.id_token_encrypted_response_enc);
   const fit = await tokenFit({
     issuer: ctx.config.issuer,
     clientId: client.client_id,
     ...(idTokenAlg ? { idTokenAlg } : {}),
+    ...(encAlg ? { idTokenEncryption: encEnc ? { alg: encAlg, enc: encEnc } : { alg: encAlg } } : {}),
     accessTokenAlg,
     accessTokenFormat: client.access_token_format ?? 'reference',
     needs,

@@ -1,11 +1,19 @@
 /**
  * Will a client's tokens travel where it needs them? Signs a typical ID token (and a typical
  * RFC 9068 access token) with a throw-away key of the chosen algorithm and measures it against
- * the transport limits `inspectToken` knows: one cookie, one header line, a URL. Encrypted ID
- * tokens are measured in encrypted-fit.ts.
+ * the transport limits `inspectToken` knows: one cookie, one header line, a URL. A client that
+ * registered ID-token encryption is judged on the JWE it receives (encrypted-fit.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { generateKeyPair, importJWK, inspectToken, signJwt, type TokenInspection } from '@pqid/jose';
+import {
+  generateKeyPair,
+  importJWK,
+  inspectToken,
+  type JweInspection,
+  signJwt,
+  type TokenInspection,
+} from '@pqid/jose';
+import { type Encryption, encryptedFit, encryptionLabel } from './encrypted-fit.ts';
 
 export type Transport = 'cookie' | 'header' | 'url';
 export const TRANSPORTS: readonly Transport[] = ['cookie', 'header', 'url'];
@@ -33,6 +41,8 @@ export async function typicalIdToken(alg: string, issuer: string, clientId: stri
 export interface FitReport {
   /** Absent for a machine client (no code flow, so no ID token). */
   idToken?: TokenInspection;
+  /** The ID token as the client receives it, when it registered ID-token encryption. */
+  encryptedIdToken?: JweInspection;
   accessToken?: TokenInspection;
   warnings: string[];
 }
@@ -43,6 +53,8 @@ export async function tokenFit(opts: {
   clientId: string;
   /** Set when the client gets ID tokens (the code flow). */
   idTokenAlg?: string;
+  /** Its `id_token_encrypted_response_alg`/`_enc`, when it registered them. */
+  idTokenEncryption?: Encryption;
   /** Set when access tokens are JWTs (`jwt` or `auto`). */
   accessTokenAlg?: string;
   accessTokenFormat?: string;
@@ -50,8 +62,15 @@ export async function tokenFit(opts: {
 }): Promise<FitReport> {
   const base = { iss: opts.issuer, sub: rand(16), aud: opts.clientId };
   const warnings: string[] = [];
-  const idToken = opts.idTokenAlg
-    ? await idTokenFit(opts.idTokenAlg, opts.issuer, opts.clientId, opts.needs, warnings)
+  const id = opts.idTokenAlg
+    ? await idTokenFit(
+        opts.idTokenAlg,
+        opts.idTokenEncryption,
+        opts.issuer,
+        opts.clientId,
+        opts.needs,
+        warnings,
+      )
     : undefined;
   let accessToken: TokenInspection | undefined;
   if (opts.accessTokenAlg && opts.accessTokenFormat && opts.accessTokenFormat !== 'reference') {
@@ -71,27 +90,40 @@ export async function tokenFit(opts: {
           : `an ${opts.accessTokenAlg} JWT access token needs an Authorization header of ${n(h.bytes)} > ${n(h.limit)} bytes (nginx/Apache default): use --access-token-format auto or reference`,
       );
   }
-  return { ...(idToken ? { idToken } : {}), ...(accessToken ? { accessToken } : {}), warnings };
+  return { ...id, ...(accessToken ? { accessToken } : {}), warnings };
 }
 
-/** A typical ID token of `alg`, and a warning for each transport it does not fit. */
+/**
+ * A typical ID token of `alg`, encrypted as the client registered, and a warning for each
+ * transport it does not fit. A cookie holds what the client received: the JWE when encrypted.
+ * A logout URL carries the signed token even then: the client must decrypt an encrypted ID token
+ * before sending it as `id_token_hint` (OpenID Connect Core 1.0 §3.1.2.1), and pqid accepts
+ * only signed hints.
+ */
 async function idTokenFit(
   alg: string,
+  encryption: Encryption | undefined,
   issuer: string,
   clientId: string,
   needs: readonly Transport[],
   warnings: string[],
-): Promise<TokenInspection> {
-  const idToken = inspectToken(await typicalIdToken(alg, issuer, clientId));
+): Promise<Pick<FitReport, 'idToken' | 'encryptedIdToken'>> {
+  const signed = await typicalIdToken(alg, issuer, clientId);
+  const idToken = inspectToken(signed);
+  const encryptedIdToken = encryption ? (await encryptedFit(signed, encryption)).inspection : undefined;
   const n = (b: number) => b.toLocaleString('en-US');
-  const id = idToken.fits;
-  if (needs.includes('cookie') && !id.cookie.fits)
+  const received = encryptedIdToken ?? idToken;
+  const cookie = received.fits.cookie;
+  if (needs.includes('cookie') && !cookie.fits)
     warnings.push(
-      `an ${alg} ID token is ~${n(idToken.bytes.token)} bytes; as a cookie it needs ${n(id.cookie.bytes)} > ${n(id.cookie.limit)} bytes: keep it in a server-side session or split it with chunkCookie (see examples/oidc-rp)`,
+      encryption
+        ? `an ${alg} ID token encrypted with ${encryptionLabel(encryption)} is ~${n(received.bytes.token)} bytes as received (signed only ~${n(idToken.bytes.token)}); as a cookie it needs ${n(cookie.bytes)} > ${n(cookie.limit)} bytes: keep it in a server-side session, store the decrypted signed token${idToken.fits.cookie.fits ? ' (it fits)' : ''}, or split it with chunkCookie (see examples/oidc-rp)`
+        : `an ${alg} ID token is ~${n(idToken.bytes.token)} bytes; as a cookie it needs ${n(cookie.bytes)} > ${n(cookie.limit)} bytes: keep it in a server-side session or split it with chunkCookie (see examples/oidc-rp)`,
     );
-  if (needs.includes('url') && !id.urlConservative.fits)
+  const url = idToken.fits;
+  if (needs.includes('url') && !url.urlConservative.fits)
     warnings.push(
-      `a logout URL carrying an ${alg} id_token_hint is ~${n(id.url.bytes)} bytes > ${n(id.urlConservative.limit)} (conservative URL limit)${id.url.fits ? '' : ` and > ${n(id.url.limit)}`}: send end-session requests as POST`,
+      `a logout URL carrying an ${alg} id_token_hint${encryption ? ' (the decrypted, signed token)' : ''} is ~${n(url.url.bytes)} bytes > ${n(url.urlConservative.limit)} (conservative URL limit)${url.url.fits ? '' : ` and > ${n(url.url.limit)}`}: send end-session requests as POST`,
     );
-  return idToken;
+  return { idToken, ...(encryptedIdToken ? { encryptedIdToken } : {}) };
 }

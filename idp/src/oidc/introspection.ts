@@ -104,8 +104,9 @@ async function sendIntrospection(
     alg,
     { token_introspection: answer },
     { issuer: ctx.config.issuer, audience: client.client_id, typ: JWT_TYPE },
+    { encrypted: recipient !== undefined },
   );
-  const body = recipient ? await encryptSignedJwt(jwt, recipient) : jwt;
+  const body = recipient ? await encryptSignedJwt(ctx, 'introspection', jwt, recipient) : jwt;
   return noStore(reply).header('content-type', `application/${JWT_TYPE}`).send(body);
 }
 

@@ -82,14 +82,21 @@ async function sendUserinfo(
   const recipient = client ? await recipientFor(ctx, client, 'userinfo') : undefined;
   if (!client || (!alg && !recipient)) return reply.header('cache-control', 'no-store').send(claims);
   const jwt = alg
-    ? await signToken(ctx, 'userinfo', alg, claims, { issuer: ctx.config.issuer, audience: client.client_id })
+    ? await signToken(
+        ctx,
+        'userinfo',
+        alg,
+        claims,
+        { issuer: ctx.config.issuer, audience: client.client_id },
+        { encrypted: recipient !== undefined },
+      )
     : undefined;
   const body =
     recipient === undefined
       ? (jwt as string)
       : jwt !== undefined
-        ? await encryptSignedJwt(jwt, recipient)
-        : await encryptJson(claims, recipient);
+        ? await encryptSignedJwt(ctx, 'userinfo', jwt, recipient)
+        : await encryptJson(ctx, claims, recipient);
   return reply.headers({ 'cache-control': 'no-store', 'content-type': 'application/jwt' }).send(body);
 }
 

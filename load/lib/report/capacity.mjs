@@ -59,6 +59,9 @@ function pooled(phases, price) {
     tokensPerCoreSecond: perCoreSecond,
     tokensPerVcpuHour: perCoreSecond * 3600,
     costPerMillion: (1e6 / (perCoreSecond * 3600)) * price,
+    responseBytes: sat.responseBytes,
+    idTokenBytes: sat.idTokenBytes,
+    ...(sat.idTokenEncryption ? { idTokenEncryption: sat.idTokenEncryption } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { renderHtml } from './html.mjs';
 import { measuredPlacement, placementModel } from './placement-model.mjs';
 import { svg } from './plots.mjs';
 import { capacitySection } from './sections/capacity.mjs';
+import { encryptedIdTokensSection } from './sections/encrypted-id-tokens.mjs';
 import { encryptionSection } from './sections/encryption.mjs';
 import { headerSection } from './sections/header.mjs';
 import { loginSection } from './sections/login.mjs';
@@ -36,6 +37,7 @@ const SECTIONS = [
   signCostSection,
   sizesSection,
   encryptionSection,
+  encryptedIdTokensSection,
   loginSection,
   tlsSection,
 ];

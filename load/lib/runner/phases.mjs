@@ -6,6 +6,7 @@
 import { loginFlow } from '../flow.mjs';
 import { cpuSeconds } from '../proc.mjs';
 import { PHASES } from '../variants.mjs';
+import { openEncryptedIdToken } from './id-token-sample.mjs';
 import { k6run, metric } from './k6.mjs';
 import { fmt } from './progress.mjs';
 
@@ -13,20 +14,20 @@ import { fmt } from './progress.mjs';
 /** @typedef {import('../types.d.ts').ServerInfo} ServerInfo */
 /** @typedef {import('../types.d.ts').IdpInfo} IdpInfo */
 /** @typedef {import('../types.d.ts').ThroughputRow} ThroughputRow */
+/** @typedef {import('../types.d.ts').JweConfig} JweConfig */
+/** @typedef {import('../types.d.ts').EncryptedIdTokenSample} EncryptedIdTokenSample */
 /** @typedef {import('../variants.mjs').Variant} Variant */
 /** @typedef {import('./context.mjs').RunContext} RunContext */
 
 /**
- * Refresh tokens minted through the real login form before a phase, so that the phase's CPU
- * holds only the requests under test (4 logins at a time).
+ * Refresh tokens of a public client minted through the real login form before a phase, so that
+ * the phase's CPU holds only the requests under test (4 logins at a time).
  * @param {Server} server
- * @param {string} alg
+ * @param {string} clientId
  * @param {number} n
  */
-async function mintRefreshTokens(server, alg, n) {
+async function mintRefreshTokens(server, clientId, n) {
   const info = /** @type {IdpInfo} */ (server.info);
-  const clientId = info.clients[alg]?.public.id;
-  if (!clientId) throw new Error(`no public client for ${alg}`);
   const out = [];
   const batch = 4;
   for (let i = 0; i < n; i += batch) {
@@ -42,7 +43,8 @@ async function mintRefreshTokens(server, alg, n) {
       ),
     );
     for (const t of got) {
-      if (!t.refresh_token) throw new Error(`no refresh token for ${alg}: ${JSON.stringify(Object.keys(t))}`);
+      if (!t.refresh_token)
+        throw new Error(`no refresh token for ${clientId}: ${JSON.stringify(Object.keys(t))}`);
       out.push(t.refresh_token);
     }
   }
@@ -50,19 +52,46 @@ async function mintRefreshTokens(server, alg, n) {
 }
 
 /**
- * The k6 config of a phase.
+ * The refresh tokens a refresh_token phase starts from. For a client with encrypted ID tokens,
+ * the first is redeemed once by the runner and its ID token opened (id-token-sample.mjs).
+ * @param {RunContext} ctx
+ * @param {Server} server
+ * @param {string} alg
+ * @param {string} clientId
+ * @param {NonNullable<import('../types.d.ts').ServerClients['encrypted']>[string] | undefined} encrypted
+ * @returns {Promise<{ refreshTokens: string[], sample?: EncryptedIdTokenSample }>}
+ */
+async function refreshStart(ctx, server, alg, clientId, encrypted) {
+  const refreshTokens = await mintRefreshTokens(server, clientId, ctx.opts.vus);
+  const first = refreshTokens[0];
+  if (!encrypted || first === undefined) return { refreshTokens };
+  const opened = await openEncryptedIdToken(server.info.issuer, encrypted, alg, first);
+  refreshTokens[0] = opened.refreshToken;
+  return { refreshTokens, sample: opened.sample };
+}
+
+/**
+ * The k6 config of a phase, and the decrypted sample of a client with encrypted ID tokens.
  * @param {RunContext} ctx
  * @param {Server} server
  * @param {string} grant
  * @param {string} alg
  * @param {string} phaseName
  * @param {Record<string, unknown>} extra
+ * @param {JweConfig | undefined} jwe the variant's idTokenEncryption
  */
-async function phaseConfig(ctx, server, grant, alg, phaseName, extra) {
+async function phaseConfig(ctx, server, grant, alg, phaseName, extra, jwe) {
   const client = server.info.clients[alg];
   if (!client) throw new Error(`${server.info.issuer} has no client for ${alg}`);
+  const encrypted = jwe ? client.encrypted?.[jwe.alg] : undefined;
+  if (jwe && !encrypted)
+    throw new Error(`${server.info.issuer} has no ${jwe.alg} ID-token client for ${alg}`);
+  const publicId = encrypted?.id ?? client.public?.id;
+  if (grant === 'refresh_token' && !publicId) throw new Error(`no public client for ${alg}`);
+  const refresh =
+    grant === 'refresh_token' ? await refreshStart(ctx, server, alg, publicId ?? '', encrypted) : undefined;
   const warmup = phaseName === 'warmup';
-  return {
+  const config = {
     tokenUrl: `${server.info.issuer}/token`,
     grant,
     alg,
@@ -71,13 +100,14 @@ async function phaseConfig(ctx, server, grant, alg, phaseName, extra) {
     vus: ctx.opts.vus,
     ceiling: 5000,
     maxErrorRate: 0.01,
-    clientId: grant === 'client_credentials' ? client.confidential.id : client.public?.id,
+    clientId: grant === 'client_credentials' ? client.confidential.id : publicId,
     secret: client.confidential?.secret,
     ...extra,
-    ...(grant === 'refresh_token'
-      ? { refreshTokens: await mintRefreshTokens(server, alg, ctx.opts.vus) }
-      : {}),
+    // k6 checks that every ID token is a JWE of this alg (five parts, its header's alg).
+    ...(encrypted ? { idTokenJwe: encrypted.jwe.alg } : {}),
+    ...(refresh ? { refreshTokens: refresh.refreshTokens } : {}),
   };
+  return { config, sample: refresh?.sample };
 }
 
 /**
@@ -89,10 +119,11 @@ async function phaseConfig(ctx, server, grant, alg, phaseName, extra) {
  * @param {string} alg
  * @param {string} phaseName a PHASES name, or `warmup`
  * @param {Record<string, unknown>} extra additions to the k6 config
+ * @param {JweConfig} [jwe] the variant's idTokenEncryption
  * @returns {Promise<ThroughputRow>}
  */
-export async function runPhase(ctx, target, server, grant, alg, phaseName, extra) {
-  const config = await phaseConfig(ctx, server, grant, alg, phaseName, extra);
+export async function runPhase(ctx, target, server, grant, alg, phaseName, extra, jwe) {
+  const { config, sample } = await phaseConfig(ctx, server, grant, alg, phaseName, extra, jwe);
   const cpu0 = cpuSeconds(server.info.pid);
   const t0 = Date.now();
   const { summary, thresholdsCrossed } = await k6run(
@@ -126,6 +157,8 @@ export async function runPhase(ctx, target, server, grant, alg, phaseName, extra
     serverCpuSeconds: cpu,
     wallSeconds: wall,
     responseBytes: metric(summary, 'token_response_bytes')?.values?.avg,
+    idTokenBytes: metric(summary, 'id_token_bytes')?.values?.avg,
+    ...(jwe && sample ? { idTokenEncryption: { ...jwe, sample } } : {}),
   };
   if (phaseName === 'warmup') {
     ctx.progress.note(`warm-up ${target} ${grant}: ${fmt(row.tokensPerSecond)} tok/s`);
@@ -153,16 +186,22 @@ export async function measureVariant(ctx, v, server) {
   const first = algs[0];
   if (v.warmup && first !== undefined)
     for (const grant of v.grants)
-      await runPhase(ctx, v.target, server, grant, first, 'warmup', request(first));
+      await runPhase(ctx, v.target, server, grant, first, 'warmup', request(first), v.idTokenEncryption);
   for (const grant of v.grants) {
     for (const alg of algs) {
       /** @type {ThroughputRow | undefined} */
       let previous;
       for (const p of PHASES)
-        previous = await runPhase(ctx, v.target, server, grant, alg, p.name, {
-          ...request(alg),
-          ...p.request(previous),
-        });
+        previous = await runPhase(
+          ctx,
+          v.target,
+          server,
+          grant,
+          alg,
+          p.name,
+          { ...request(alg), ...p.request(previous) },
+          v.idTokenEncryption,
+        );
     }
   }
 }

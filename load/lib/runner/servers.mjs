@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { preferredBackend } from '@pqid/jose';
 import { LOAD_DIR, REPO_DIR } from '../paths.mjs';
 import { freePort, startChild, stopChild } from '../proc.mjs';
-import { COMPARE_ALGS, FLOOR_ALGS, PLACEMENT_ALGS } from '../variants.mjs';
+import { COMPARE_ALGS, encryptedIdTokenClients, FLOOR_ALGS, PLACEMENT_ALGS } from '../variants.mjs';
 
 /** @typedef {import('../types.d.ts').Server} Server */
 /** @typedef {import('../types.d.ts').Server<import('../types.d.ts').IdpInfo>} Idp */
@@ -128,6 +128,7 @@ export async function startMainIdp(ctx) {
         dataDir: join(ctx.work, 'idp'),
         algs: opts.algs,
         floorAlgs: FLOOR_ALGS,
+        encryptedIdTokens: encryptedIdTokenClients(opts),
         users: users(ctx),
         tls: tlsPorts.length
           ? [

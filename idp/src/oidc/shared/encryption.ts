@@ -12,7 +12,9 @@ import { type EncryptionKey, encryptCompact, encryptionKeysFor, encryptJwt } fro
 import { type Client, trustOf } from '../../clients/clients.ts';
 import { encOf } from '../../clients/encryption.ts';
 import type { IdpContext } from '../../context.ts';
+import type { TokenKind } from '../../metrics.ts';
 import { OAuthError } from './errors.ts';
+import { observeSent } from './signing.ts';
 
 /** What the provider encrypts to a client, by the prefix of its metadata pair. */
 export type EncryptedResponse = 'id_token' | 'userinfo' | 'introspection';
@@ -144,12 +146,32 @@ export interface Recipient {
   key: EncryptionKey;
 }
 
-/** A signed JWT, encrypted to the recipient: a Nested JWT (`cty: "JWT"`). */
-export function encryptSignedJwt(jwt: string, to: Recipient): Promise<string> {
-  return encryptJwt(jwt, to.key, to.enc !== undefined ? { enc: to.enc } : {});
+/** The `alg` of one of our own signed JWTs (its protected header). */
+const signedAlgOf = (jwt: string): string =>
+  String(JSON.parse(Buffer.from(jwt.slice(0, jwt.indexOf('.')), 'base64url').toString('utf8')).alg);
+
+/**
+ * A signed JWT, encrypted to the recipient: a Nested JWT (`cty: "JWT"`), counted at the size
+ * sent under its signing alg and the JWE alg (signToken left it to this).
+ */
+export async function encryptSignedJwt(
+  ctx: IdpContext,
+  kind: TokenKind,
+  jwt: string,
+  to: Recipient,
+): Promise<string> {
+  const jwe = await encryptJwt(jwt, to.key, to.enc !== undefined ? { enc: to.enc } : {});
+  observeSent(ctx, kind, signedAlgOf(jwt), to.alg, jwe);
+  return jwe;
 }
 
 /** JSON, encrypted to the recipient (an unsigned encrypted userinfo answer, OIDC Core §5.3.2). */
-export function encryptJson(value: unknown, to: Recipient): Promise<string> {
-  return encryptCompact(JSON.stringify(value), to.key, to.enc !== undefined ? { enc: to.enc } : {});
+export async function encryptJson(ctx: IdpContext, value: unknown, to: Recipient): Promise<string> {
+  const jwe = await encryptCompact(
+    JSON.stringify(value),
+    to.key,
+    to.enc !== undefined ? { enc: to.enc } : {},
+  );
+  observeSent(ctx, 'userinfo', 'none', to.alg, jwe);
+  return jwe;
 }

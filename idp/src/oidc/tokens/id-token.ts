@@ -7,7 +7,7 @@
  */
 import type { Client } from '../../clients/clients.ts';
 import type { IdpContext } from '../../context.ts';
-import { encryptSignedJwt, recipientFor } from '../shared/encryption.ts';
+import { encryptionOf, encryptSignedJwt, recipientFor } from '../shared/encryption.ts';
 import { signToken } from '../shared/signing.ts';
 
 /** What an ID token says about the sign-in behind a grant. */
@@ -30,12 +30,19 @@ export async function signIdToken(ctx: IdpContext, client: Client, input: IdToke
   if (input.sid !== undefined) claims.sid = input.sid;
   const [recipient, signed] = await Promise.all([
     recipientFor(ctx, client, 'id_token'),
-    signToken(ctx, 'id_token', client.id_token_signed_response_alg, claims, {
-      issuer: ctx.config.issuer,
-      subject: input.accountId,
-      audience: client.client_id,
-      expiresIn: ctx.config.ttl.idToken,
-    }),
+    signToken(
+      ctx,
+      'id_token',
+      client.id_token_signed_response_alg,
+      claims,
+      {
+        issuer: ctx.config.issuer,
+        subject: input.accountId,
+        audience: client.client_id,
+        expiresIn: ctx.config.ttl.idToken,
+      },
+      { encrypted: encryptionOf(client, 'id_token') !== undefined },
+    ),
   ]);
-  return recipient ? encryptSignedJwt(signed, recipient) : signed;
+  return recipient ? encryptSignedJwt(ctx, 'id_token', signed, recipient) : signed;
 }
