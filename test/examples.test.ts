@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Idp, registerClient } from '../idp/src/app.ts';
 import { documentedVariables, envReads, localModules } from './helpers/env-reads.ts';
+import { FetchBrowser, signIn } from './helpers/fetch-browser.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 import { cleanEnv, repo } from './helpers/npm.ts';
@@ -182,6 +183,41 @@ describe('the examples, started before the IdP', () => {
     expect(out).toContain(`GET http://localhost:${ports.rs}/api/orders -> 200`);
     expect(out).toContain('"dpop": true');
   }, 60_000);
+
+  it('the RP signs a user in with an encrypted ML-DSA ID token, and prints no WebCrypto ExperimentalWarning', async () => {
+    if (!idp) return expect.unreachable('the IdP did not start');
+    const port = await freePort();
+    const url = `http://localhost:${port}`;
+    const { clientSecret: secret } = (await registerClient(idp.ctx, {
+      client_id: 'enc-rp',
+      redirect_uris: [`${url}/callback`],
+      id_token_signed_response_alg: 'ML-DSA-65',
+      jwks_uri: `${url}/jwks`,
+      id_token_encrypted_response_alg: 'HPKE-9',
+    })) as { clientSecret: string };
+    await idp.ctx.accounts.create({ username: 'reader', password: 'a reader password' });
+    // The README's encrypted-ID-token steps: ML-KEM, SHA-3 and cSHAKE at start, ML-DSA at login.
+    const rp = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(port),
+      RP_CLIENT_ID: 'enc-rp',
+      RP_CLIENT_SECRET: secret,
+      RP_ID_TOKEN_ENCRYPTION: 'HPKE-9',
+      RP_ENCRYPTION_KEY_FILE: join(dir, 'rp-hpke.jwk.json'),
+    });
+    await rp.line(new RegExp(`^example RP on ${url} `));
+    const browser = new FetchBrowser();
+    const login = await browser.get(`${url}/login`);
+    const callback = await signIn(browser, issuer, login.headers.get('location') as string, {
+      username: 'reader',
+      password: 'a reader password',
+    });
+    expect((await browser.get(callback.href)).status).toBe(303);
+    const page = await (await browser.get(`${url}/`)).text();
+    expect(page).toContain('Signed in as reader');
+    expect(page).toMatch(/HPKE-9 \(\d+ bytes as received/);
+    expect(rp.lines.filter((l) => /Warning/.test(l))).toEqual([]);
+  }, 30_000);
 
   it('fail at once, in one line, on what waiting will not cure', async () => {
     if (!idp) return expect.unreachable('the IdP did not start');

@@ -8,8 +8,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateEncryptionKeyPair } from '@pqid/jose';
+import { dropExpectedExperimentalWarnings } from '../shared/experimental-warnings.js';
 import { exitWith, waitForIdp } from '../shared/wait-for-idp.js';
 import { createRp } from './rp.js';
+
+// openid-client verifies ML-DSA through WebCrypto, which Node 24 calls experimental.
+dropExpectedExperimentalWarnings();
 
 const env = process.env;
 const issuer = env.RP_ISSUER ?? 'http://localhost:3000';
