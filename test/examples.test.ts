@@ -241,14 +241,34 @@ describe('the examples, started before the IdP', () => {
       CALL_CLIENT_SECRET: clientSecret,
       CALL_DPOP_ALG: 'none',
     });
+    const misspeltAlgs = run('examples/resource-server/server.js', {
+      RS_ISSUER: issuer,
+      RS_PORT: String(await freePort()),
+      RS_ALGS: 'ML-DSA-65,MLDSA-44',
+    });
+    const unknownDpopAlg = run('examples/resource-server/call.js', {
+      RS_ISSUER: issuer,
+      CALL_CLIENT_SECRET: clientSecret,
+      CALL_DPOP_ALG: 'ML-DSA-66',
+    });
     const started = Date.now();
-    for (const p of [wrongIssuer, portTaken, noCert, apiDown]) expect(await p.exited).toBe(1);
+    for (const p of [wrongIssuer, portTaken, noCert, apiDown, misspeltAlgs, unknownDpopAlg])
+      expect(await p.exited).toBe(1);
     expect(Date.now() - started).toBeLessThan(15_000); // no minute of waiting
     expect(wrongIssuer.lines).toEqual([expect.stringMatching(/^example RP: .*issuer/)]);
     expect(portTaken.lines).toEqual([
       `example resource server: port ${ports.rs} is already in use: stop what listens there, or set RS_PORT to another port`,
     ]);
     expect(noCert.lines).toEqual(['example SAML SP: the IdP metadata has no ML-DSA-87 signing certificate']);
+    expect(misspeltAlgs.lines).toEqual([
+      expect.stringMatching(
+        /^example resource server: algorithms \(RS_ALGS\): unknown "MLDSA-44"; choose from ML-DSA-44, /,
+      ),
+    ]);
+    expect(unknownDpopAlg.lines).toEqual([
+      expect.stringMatching(/^call: CALL_DPOP_ALG "ML-DSA-66": choose none or one of ML-DSA-44, .*ES256/),
+    ]);
+    expect(unknownDpopAlg.lines[0]).not.toContain('SLH-DSA');
     expect(apiDown.lines.at(-1)).toMatch(
       /^call: cannot reach the resource server at http:\/\/localhost:\d+ \(connection refused\): start it with `npm run example:resource-server`, or set RS_URL$/,
     );
