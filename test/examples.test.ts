@@ -251,9 +251,34 @@ describe('the examples, started before the IdP', () => {
       CALL_CLIENT_SECRET: clientSecret,
       CALL_DPOP_ALG: 'ML-DSA-66',
     });
+    const rpAlg = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(await freePort()),
+      RP_ALG: 'ML-DSA65',
+    });
+    const rpEncryption = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(await freePort()),
+      RP_ID_TOKEN_ENCRYPTION: 'X-Wing',
+    });
     const started = Date.now();
-    for (const p of [wrongIssuer, portTaken, noCert, apiDown, misspeltAlgs, unknownDpopAlg])
+    for (const p of [
+      wrongIssuer,
+      portTaken,
+      noCert,
+      apiDown,
+      misspeltAlgs,
+      unknownDpopAlg,
+      rpAlg,
+      rpEncryption,
+    ])
       expect(await p.exited).toBe(1);
+    expect(rpAlg.lines).toEqual([
+      expect.stringMatching(/^example RP: RP_ALG "ML-DSA65": choose one of ML-DSA-44, /),
+    ]);
+    expect(rpEncryption.lines).toEqual([
+      expect.stringMatching(/^example RP: RP_ID_TOKEN_ENCRYPTION "X-Wing": choose one of .*HPKE-9, /),
+    ]);
     expect(Date.now() - started).toBeLessThan(15_000); // no minute of waiting
     expect(wrongIssuer.lines).toEqual([expect.stringMatching(/^example RP: .*issuer/)]);
     expect(portTaken.lines).toEqual([
