@@ -261,8 +261,10 @@ describe('the examples, started before the IdP', () => {
       RP_PORT: String(await freePort()),
       RP_ID_TOKEN_ENCRYPTION: 'X-Wing',
     });
+    const spPort = run('examples/saml-sp/server.js', { IDP_URL: issuer, SP_PORT: '30o2' });
     const started = Date.now();
     for (const p of [
+      spPort,
       wrongIssuer,
       portTaken,
       noCert,
@@ -273,6 +275,9 @@ describe('the examples, started before the IdP', () => {
       rpEncryption,
     ])
       expect(await p.exited).toBe(1);
+    expect(spPort.lines).toEqual([
+      'example SAML SP: SP_PORT must be a whole number from 0 to 65535, not "30o2"',
+    ]);
     expect(rpAlg.lines).toEqual([
       expect.stringMatching(/^example RP: RP_ALG "ML-DSA65": choose one of ML-DSA-44, /),
     ]);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { algorithms, generateEncryptionKeyPair, isJweAlgorithm, jweRegistry } from '@pqid/jose';
 import { dropExpectedExperimentalWarnings } from '../shared/experimental-warnings.js';
-import { exitWith, waitForIdp } from '../shared/wait-for-idp.js';
+import { exitWith, waitForIdp, wholeNumber } from '../shared/wait-for-idp.js';
 import { createRp } from './rp.js';
 
 // openid-client verifies ML-DSA through WebCrypto, which Node 24 calls experimental.
@@ -52,7 +52,7 @@ const options = {
   clientId: env.RP_CLIENT_ID ?? 'demo-client',
   clientSecret: env.RP_CLIENT_SECRET ?? 'demo-secret',
   alg,
-  port: Number(env.RP_PORT ?? 3001),
+  port: wholeNumber('example RP', 'RP_PORT', env.RP_PORT, 3001, 65535),
   store: /** @type {'session' | 'cookie'} */ (store),
   ...(encAlg ? { idTokenEncryption: { alg: encAlg, privateJwk: await encryptionKey(encAlg) } } : {}),
 };
@@ -61,7 +61,7 @@ const rp = await waitForIdp(() => createRp(options), {
   label: 'example RP',
   hint: 'start it with `npm start` at the repository root',
   variable: 'RP_ISSUER',
-  seconds: Number(env.RP_WAIT_SECONDS ?? 60),
+  seconds: wholeNumber('example RP', 'RP_WAIT_SECONDS', env.RP_WAIT_SECONDS, 60, 3600),
 }).catch(exitWith('example RP', 'RP_PORT'));
 console.log(
   `example RP on ${rp.url} (redirect URI ${rp.redirectUri}${encAlg ? `; ${encAlg} encryption key at ${rp.url}/jwks` : ''})`,
