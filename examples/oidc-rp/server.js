@@ -16,19 +16,18 @@ import { createRp } from './rp.js';
 dropExpectedExperimentalWarnings();
 
 const env = process.env;
+const fail = exitWith('example RP');
 const issuer = env.RP_ISSUER ?? 'http://localhost:3000';
 const store = env.RP_STORE ?? 'session';
 if (store !== 'session' && store !== 'cookie')
-  exitWith('example RP')(new Error(`RP_STORE must be session or cookie, not ${JSON.stringify(store)}`));
+  fail(new Error(`RP_STORE must be session or cookie, not ${JSON.stringify(store)}`));
 // A misspelt algorithm would otherwise show up only as a failed login.
 const alg = env.RP_ALG ?? 'ML-DSA-65';
 if (!algorithms().includes(alg))
-  exitWith('example RP')(
-    new Error(`RP_ALG ${JSON.stringify(alg)}: choose one of ${algorithms().join(', ')}`),
-  );
+  fail(new Error(`RP_ALG ${JSON.stringify(alg)}: choose one of ${algorithms().join(', ')}`));
 const encAlg = env.RP_ID_TOKEN_ENCRYPTION || undefined; // empty: off, as unset
 if (encAlg !== undefined && !isJweAlgorithm(encAlg))
-  exitWith('example RP')(
+  fail(
     new Error(
       `RP_ID_TOKEN_ENCRYPTION ${JSON.stringify(encAlg)}: choose one of ${jweRegistry()
         .map((e) => e.alg)
