@@ -196,6 +196,21 @@ describe('the pqid command in the repository', () => {
     expect((JSON.parse(r.stdout) as { alg: string }[]).map((a) => a.alg)).toContain('ML-DSA-65');
   });
 
+  it('a reader that stops early (`pqid algorithms | head`) ends it quietly, not with a stack trace', async () => {
+    const child = spawn(process.execPath, ['idp/dist/cli.js', 'algorithms'], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.destroy(); // closed before the CLI has written anything: every write fails with EPIPE
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('the token commands load no node:sqlite; the storage commands do', () => {
     const hook = `import { registerHooks } from 'node:module';
 registerHooks({ resolve(s, c, next) { if (s === 'node:sqlite') throw new Error('node:sqlite loaded'); return next(s, c); } });`;

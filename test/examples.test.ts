@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Idp, registerClient } from '../idp/src/app.ts';
 import { documentedVariables, envReads, localModules } from './helpers/env-reads.ts';
+import { FetchBrowser, signIn } from './helpers/fetch-browser.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 import { cleanEnv, repo } from './helpers/npm.ts';
@@ -183,6 +184,41 @@ describe('the examples, started before the IdP', () => {
     expect(out).toContain('"dpop": true');
   }, 60_000);
 
+  it('the RP signs a user in with an encrypted ML-DSA ID token, and prints no WebCrypto ExperimentalWarning', async () => {
+    if (!idp) return expect.unreachable('the IdP did not start');
+    const port = await freePort();
+    const url = `http://localhost:${port}`;
+    const { clientSecret: secret } = (await registerClient(idp.ctx, {
+      client_id: 'enc-rp',
+      redirect_uris: [`${url}/callback`],
+      id_token_signed_response_alg: 'ML-DSA-65',
+      jwks_uri: `${url}/jwks`,
+      id_token_encrypted_response_alg: 'HPKE-9',
+    })) as { clientSecret: string };
+    await idp.ctx.accounts.create({ username: 'reader', password: 'a reader password' });
+    // The README's encrypted-ID-token steps: ML-KEM, SHA-3 and cSHAKE at start, ML-DSA at login.
+    const rp = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(port),
+      RP_CLIENT_ID: 'enc-rp',
+      RP_CLIENT_SECRET: secret,
+      RP_ID_TOKEN_ENCRYPTION: 'HPKE-9',
+      RP_ENCRYPTION_KEY_FILE: join(dir, 'rp-hpke.jwk.json'),
+    });
+    await rp.line(new RegExp(`^example RP on ${url} `));
+    const browser = new FetchBrowser();
+    const login = await browser.get(`${url}/login`);
+    const callback = await signIn(browser, issuer, login.headers.get('location') as string, {
+      username: 'reader',
+      password: 'a reader password',
+    });
+    expect((await browser.get(callback.href)).status).toBe(303);
+    const page = await (await browser.get(`${url}/`)).text();
+    expect(page).toContain('Signed in as reader');
+    expect(page).toMatch(/HPKE-9 \(\d+ bytes as received/);
+    expect(rp.lines.filter((l) => /Warning/.test(l))).toEqual([]);
+  }, 30_000);
+
   it('fail at once, in one line, on what waiting will not cure', async () => {
     if (!idp) return expect.unreachable('the IdP did not start');
     const wrongIssuer = run('examples/oidc-rp/server.js', {
@@ -205,14 +241,64 @@ describe('the examples, started before the IdP', () => {
       CALL_CLIENT_SECRET: clientSecret,
       CALL_DPOP_ALG: 'none',
     });
+    const misspeltAlgs = run('examples/resource-server/server.js', {
+      RS_ISSUER: issuer,
+      RS_PORT: String(await freePort()),
+      RS_ALGS: 'ML-DSA-65,MLDSA-44',
+    });
+    const unknownDpopAlg = run('examples/resource-server/call.js', {
+      RS_ISSUER: issuer,
+      CALL_CLIENT_SECRET: clientSecret,
+      CALL_DPOP_ALG: 'ML-DSA-66',
+    });
+    const rpAlg = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(await freePort()),
+      RP_ALG: 'ML-DSA65',
+    });
+    const rpEncryption = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(await freePort()),
+      RP_ID_TOKEN_ENCRYPTION: 'X-Wing',
+    });
+    const spPort = run('examples/saml-sp/server.js', { IDP_URL: issuer, SP_PORT: '30o2' });
     const started = Date.now();
-    for (const p of [wrongIssuer, portTaken, noCert, apiDown]) expect(await p.exited).toBe(1);
+    for (const p of [
+      spPort,
+      wrongIssuer,
+      portTaken,
+      noCert,
+      apiDown,
+      misspeltAlgs,
+      unknownDpopAlg,
+      rpAlg,
+      rpEncryption,
+    ])
+      expect(await p.exited).toBe(1);
+    expect(spPort.lines).toEqual([
+      'example SAML SP: SP_PORT must be a whole number from 0 to 65535, not "30o2"',
+    ]);
+    expect(rpAlg.lines).toEqual([
+      expect.stringMatching(/^example RP: RP_ALG "ML-DSA65": choose one of ML-DSA-44, /),
+    ]);
+    expect(rpEncryption.lines).toEqual([
+      expect.stringMatching(/^example RP: RP_ID_TOKEN_ENCRYPTION "X-Wing": choose one of .*HPKE-9, /),
+    ]);
     expect(Date.now() - started).toBeLessThan(15_000); // no minute of waiting
     expect(wrongIssuer.lines).toEqual([expect.stringMatching(/^example RP: .*issuer/)]);
     expect(portTaken.lines).toEqual([
       `example resource server: port ${ports.rs} is already in use: stop what listens there, or set RS_PORT to another port`,
     ]);
     expect(noCert.lines).toEqual(['example SAML SP: the IdP metadata has no ML-DSA-87 signing certificate']);
+    expect(misspeltAlgs.lines).toEqual([
+      expect.stringMatching(
+        /^example resource server: algorithms \(RS_ALGS\): unknown "MLDSA-44"; choose from ML-DSA-44, /,
+      ),
+    ]);
+    expect(unknownDpopAlg.lines).toEqual([
+      expect.stringMatching(/^call: CALL_DPOP_ALG "ML-DSA-66": choose none or one of ML-DSA-44, .*ES256/),
+    ]);
+    expect(unknownDpopAlg.lines[0]).not.toContain('SLH-DSA');
     expect(apiDown.lines.at(-1)).toMatch(
       /^call: cannot reach the resource server at http:\/\/localhost:\d+ \(connection refused\): start it with `npm run example:resource-server`, or set RS_URL$/,
     );

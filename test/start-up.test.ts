@@ -5,8 +5,9 @@
  * ExperimentalWarning — not at start, and not when the login page (which decides whether to
  * offer ML-DSA passkeys) and the landing page are shown.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,5 +130,30 @@ describe('npm start', () => {
     expect(marks.get('oidc ML-DSA-65')).toBe('reused');
     expect([...marks.values()].filter((m) => m === 'new')).toHaveLength(1);
     expect(run.stderr).not.toContain('ExperimentalWarning');
+  });
+
+  it('on a port already in use, says so in one line with what to do, and no stack trace', async () => {
+    const taken = createServer();
+    const port = await freePort();
+    await new Promise<void>((r) => taken.listen(port, '127.0.0.1', r));
+    try {
+      const r = spawnSync(process.execPath, [MAIN], {
+        cwd: repo,
+        env: {
+          PATH: process.env.PATH ?? '',
+          PQID_PORT: String(port),
+          PQID_DATA_DIR: dataDir,
+          PQID_LOG_LEVEL: 'silent',
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `pqid: cannot listen on 127.0.0.1:${port}: the port is in use (another pqid, or another server): stop what listens there, or set PQID_PORT (or "port" in the configuration file) to another port`,
+      ]);
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 });

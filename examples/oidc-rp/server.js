@@ -7,15 +7,33 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateEncryptionKeyPair } from '@pqid/jose';
-import { exitWith, waitForIdp } from '../shared/wait-for-idp.js';
+import { algorithms, generateEncryptionKeyPair, isJweAlgorithm, jweRegistry } from '@pqid/jose';
+import { dropExpectedExperimentalWarnings } from '../shared/experimental-warnings.js';
+import { exitWith, waitForIdp, wholeNumber } from '../shared/wait-for-idp.js';
 import { createRp } from './rp.js';
 
+// openid-client verifies ML-DSA through WebCrypto, which Node 24 calls experimental.
+dropExpectedExperimentalWarnings();
+
 const env = process.env;
+const fail = exitWith('example RP');
 const issuer = env.RP_ISSUER ?? 'http://localhost:3000';
 const store = env.RP_STORE ?? 'session';
 if (store !== 'session' && store !== 'cookie')
-  exitWith('example RP')(new Error(`RP_STORE must be session or cookie, not ${JSON.stringify(store)}`));
+  fail(new Error(`RP_STORE must be session or cookie, not ${JSON.stringify(store)}`));
+// A misspelt algorithm would otherwise show up only as a failed login.
+const alg = env.RP_ALG ?? 'ML-DSA-65';
+if (!algorithms().includes(alg))
+  fail(new Error(`RP_ALG ${JSON.stringify(alg)}: choose one of ${algorithms().join(', ')}`));
+const encAlg = env.RP_ID_TOKEN_ENCRYPTION || undefined; // empty: off, as unset
+if (encAlg !== undefined && !isJweAlgorithm(encAlg))
+  fail(
+    new Error(
+      `RP_ID_TOKEN_ENCRYPTION ${JSON.stringify(encAlg)}: choose one of ${jweRegistry()
+        .map((e) => e.alg)
+        .join(', ')}`,
+    ),
+  );
 /**
  * RP_ID_TOKEN_ENCRYPTION=HPKE-9 (any JWE alg): ask for encrypted ID tokens. The private key is
  * kept in RP_ENCRYPTION_KEY_FILE, made on first start: a key that changed at every start would
@@ -28,13 +46,12 @@ async function encryptionKey(alg) {
   writeFileSync(file, JSON.stringify(privateJwk), { mode: 0o600 });
   return privateJwk;
 }
-const encAlg = env.RP_ID_TOKEN_ENCRYPTION;
 const options = {
   issuer,
   clientId: env.RP_CLIENT_ID ?? 'demo-client',
   clientSecret: env.RP_CLIENT_SECRET ?? 'demo-secret',
-  alg: env.RP_ALG ?? 'ML-DSA-65',
-  port: Number(env.RP_PORT ?? 3001),
+  alg,
+  port: wholeNumber('example RP', 'RP_PORT', env.RP_PORT, 3001, 65535),
   store: /** @type {'session' | 'cookie'} */ (store),
   ...(encAlg ? { idTokenEncryption: { alg: encAlg, privateJwk: await encryptionKey(encAlg) } } : {}),
 };
@@ -43,7 +60,7 @@ const rp = await waitForIdp(() => createRp(options), {
   label: 'example RP',
   hint: 'start it with `npm start` at the repository root',
   variable: 'RP_ISSUER',
-  seconds: Number(env.RP_WAIT_SECONDS ?? 60),
+  seconds: wholeNumber('example RP', 'RP_WAIT_SECONDS', env.RP_WAIT_SECONDS, 60, 3600),
 }).catch(exitWith('example RP', 'RP_PORT'));
 console.log(
   `example RP on ${rp.url} (redirect URI ${rp.redirectUri}${encAlg ? `; ${encAlg} encryption key at ${rp.url}/jwks` : ''})`,

@@ -5,7 +5,7 @@
  * GET /api/orders with it. Prints the sizes that travel and the answer. Settings from the
  * environment (README.md lists them).
  */
-import { generateKeyPair, importJWK, signDpopProof } from '@pqid/jose';
+import { algorithms, generateKeyPair, importJWK, registry, signDpopProof } from '@pqid/jose';
 import { exitWith, fetchOk, notAnswering } from '../shared/wait-for-idp.js';
 
 const env = process.env;
@@ -20,6 +20,11 @@ if (!secret)
   fail(
     new Error('set CALL_CLIENT_SECRET (and CALL_CLIENT_ID) to a client_credentials client: see README.md'),
   );
+// Any registry algorithm but SLH-DSA, whose proofs (7.8–17 KB, hundreds of ms) are not for requests.
+const slh = new Set(registry().flatMap((e) => (e.family === 'slh-dsa' ? [e.alg] : [])));
+const proofAlgs = algorithms().filter((a) => !slh.has(a));
+if (dpopAlg !== 'none' && !proofAlgs.includes(dpopAlg))
+  fail(new Error(`CALL_DPOP_ALG ${JSON.stringify(dpopAlg)}: choose none or one of ${proofAlgs.join(', ')}`));
 
 /**
  * The request, or one line saying which server did not answer and how to start it.

@@ -51,12 +51,19 @@ class Refusal extends Error {
 
 /** @param {ResourceServerOptions} opts */
 export async function createResourceServer(opts) {
+  const known = registryAlgorithms();
+  const algorithms = opts.algorithms ?? known;
+  // A misspelt name would otherwise leave an API that refuses every token.
+  const unknown = algorithms.filter((a) => !known.includes(a));
+  if (unknown.length || !algorithms.length)
+    throw new TypeError(
+      `algorithms (RS_ALGS): ${unknown.length ? `unknown ${unknown.map((a) => JSON.stringify(a)).join(', ')}` : 'none given'}; choose from ${known.join(', ')}`,
+    );
   const issuer = opts.issuer.replace(/\/+$/, '');
   const meta = await (await fetchOk(`${issuer}/.well-known/openid-configuration`)).json();
   if (meta.issuer !== issuer) throw new Error(`discovery names issuer ${meta.issuer}, expected ${issuer}`);
   // Fetched on first use, cached, refetched on an unknown kid (rotations) at most every 30 s.
   const jwks = createRemoteJWKSet(new URL(meta.jwks_uri));
-  const algorithms = opts.algorithms ?? registryAlgorithms();
   // Proofs are signed per request: SLH-DSA (cold path, 10–23 KB signatures) is not for them.
   const slh = new Set(
     registry()

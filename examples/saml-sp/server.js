@@ -10,13 +10,13 @@
  * The IdP certificate is taken from the IdP metadata for convenience. In production, pin the
  * certificate you obtained out of band (or verify the metadata signature against the IdP's root).
  */
-import { exitWith, fetchOk, waitForIdp } from '../shared/wait-for-idp.js';
+import { exitWith, fetchOk, waitForIdp, wholeNumber } from '../shared/wait-for-idp.js';
 import { createSp, idpCertificateFromMetadata } from './sp.js';
 
 const env = process.env;
 const idp = env.IDP_URL ?? 'http://localhost:3000';
 const alg = env.SP_ALG ?? 'ML-DSA-65';
-const port = Number(env.SP_PORT ?? (alg === 'RS256' ? 3003 : 3002));
+const port = wholeNumber('example SAML SP', 'SP_PORT', env.SP_PORT, alg === 'RS256' ? 3003 : 3002, 65535);
 const baseUrl = env.SP_URL ?? `http://localhost:${port}`;
 const fail = exitWith('example SAML SP', 'SP_PORT');
 
@@ -25,7 +25,7 @@ const metadata = await waitForIdp(async () => (await fetchOk(`${idp}/saml/metada
   label: 'example SAML SP',
   hint: 'start it with `npm start` at the repository root',
   variable: 'IDP_URL',
-  seconds: Number(env.SP_WAIT_SECONDS ?? 60),
+  seconds: wholeNumber('example SAML SP', 'SP_WAIT_SECONDS', env.SP_WAIT_SECONDS, 60, 3600),
 }).catch(fail);
 const { app } = createSp({
   baseUrl,

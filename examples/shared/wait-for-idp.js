@@ -105,3 +105,21 @@ export const exitWith = (label, portVariable) => (error) => {
   console.error(`${label}: ${message}`);
   process.exit(1);
 };
+
+/**
+ * A whole-number setting from the environment (a port, seconds to wait), or `fallback` when it is
+ * unset or empty; anything else ends the example with one line naming the variable.
+ * @param {string} label the example, as its messages start
+ * @param {string} variable @param {string | undefined} value @param {number} fallback
+ * @param {number} max
+ * @returns {number}
+ */
+export function wholeNumber(label, variable, value, fallback, max) {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > max)
+    exitWith(label)(
+      new Error(`${variable} must be a whole number from 0 to ${max}, not ${JSON.stringify(value)}`),
+    );
+  return n;
+}

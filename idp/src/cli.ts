@@ -9,5 +9,11 @@ import { requireSupportedNode } from './node-version.ts';
 
 requireSupportedNode('pqid');
 dropExpectedExperimentalWarnings();
+// A reader that stopped early (`pqid algorithms | head`) closes the pipe: the output is no longer
+// wanted, which is no failure and no reason for a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
 const { main } = await import('./cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -100,6 +100,25 @@ main().catch((e: unknown) => {
     );
     process.exit(3);
   }
+  const listening = listenProblem(e);
+  if (listening) {
+    console.error(`pqid: ${listening}`);
+    process.exit(1);
+  }
   console.error('pqid: failed to start:', e);
   process.exit(1);
 });
+
+/** A listen error a reader can fix (a second `npm start`, a privileged port), as one line. */
+function listenProblem(e: unknown): string | undefined {
+  const { code, address, port } = (e ?? {}) as { code?: unknown; address?: unknown; port?: unknown };
+  const where = `${address}:${port}`;
+  const fix = 'set PQID_PORT (or "port" in the configuration file) to another port';
+  if (code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the port is in use (another pqid, or another server): stop what listens there, or ${fix}`;
+  if (code === 'EACCES')
+    return `cannot listen on ${where}: ports below 1024 need privileges: ${fix}, or put a reverse proxy in front`;
+  if (code === 'EADDRNOTAVAIL')
+    return `cannot listen on ${where}: this machine has no such address: set PQID_HOST (or "host") to one of its own, or 0.0.0.0`;
+  return undefined;
+}

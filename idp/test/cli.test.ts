@@ -145,10 +145,13 @@ describe('pqid CLI (keys, clients)', () => {
     expect(c).toMatchObject({ grant_types: ['client_credentials'], response_types: [], require_pkce: false });
     expect(c.redirect_uris).toEqual([]);
     expect(r.stderr).not.toMatch(/ID token|id_token_hint/);
+    // No user signs in through it: no login or consent page shows its name.
+    expect(r.stderr).not.toMatch(/--name/);
     // A client that signs users in keeps the code flow's defaults.
     const web = await addClient('--redirect-uri', 'https://c.example/cb', '--alg', 'ML-DSA-87');
     expect(JSON.parse(web.stdout)).toMatchObject({ response_types: ['code'], require_pkce: true });
     expect(web.stderr).toMatch(/ML-DSA-87 ID token is ~[\d,]+ bytes/);
+    expect(web.stderr).toContain('warning: no --name');
   });
 
   it('clients add judges an encrypted ID token on the JWE the client receives', async () => {

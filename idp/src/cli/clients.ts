@@ -143,8 +143,10 @@ async function add(rest: string[]): Promise<void> {
         .missing(clientKeyAlgs(ctx, await ctx.clients.preview(input)))
         .filter((alg) => !always.has(alg));
       await confirmNewKeys({ algs: missing, set: 'oidc', doing: 'adding this client' }, values.yes);
-      await reportAdded(ctx, await registerClient(ctx, input), needs);
-      if (input.client_name === undefined)
+      const added = await registerClient(ctx, input);
+      await reportAdded(ctx, added, needs);
+      // Only a client users sign in through has login and consent pages that show its name.
+      if (input.client_name === undefined && added.client.grant_types.includes('authorization_code'))
         err('warning: no --name: the login and consent pages name this application by its client_id');
     }),
   );

@@ -72,7 +72,7 @@ export const sign: Command = {
       );
 
     const text = (await readStdin()).trim();
-    const claims = text ? parseJsonText(text, 'the claims on stdin') : {};
+    const claims = text ? parseJsonText(text, 'stdin (the claims)') : {};
     if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
       throw new CliError('ERR_CLAIMS_INVALID', 'the claims on stdin must be a JSON object');
     }
