@@ -5,8 +5,11 @@
  * its passkeys; the old password is refused at the login form and the new one accepted; the
  * password appears in no output; the errors are typed, with exit codes and no stack trace.
  */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
@@ -293,6 +296,40 @@ describe('pqid users: errors', () => {
     const help = await pqid('', 'users', '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('pqid users passwd USERNAME');
+  });
+
+  it('the pqid binary: the password from a real pipe, no stack trace, no password in any output', async () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const cli = join(root, 'idp/dist/cli.js');
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`tsc -b\` first (npm test does)`);
+    const run = (input: string, ...args: string[]) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        const child = execFile(
+          join(root, 'node_modules/.bin/node'),
+          [cli, 'users', ...args],
+          { env: { ...process.env, PQID_DEBUG: '' } },
+          (e, stdout, stderr) =>
+            resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out: stdout + stderr }),
+        );
+        child.stdin?.end(input);
+      });
+    const results = [
+      await run(`${OLD}\n`, 'add', 'zed'),
+      await run('zed\n', 'passwd', 'zed'),
+      await run(`${NEW}\nsecond line\n`, 'passwd', 'zed'),
+    ];
+    expect(results.map((r) => r.code)).toEqual([0, 1, 0]);
+    expect(results[1]?.out).toContain('ERR_PASSWORD_POLICY');
+    for (const r of results) {
+      expect(r.out).not.toMatch(NO_STACK);
+      for (const secret of [OLD, NEW, 'second line']) expect(r.out).not.toContain(secret);
+    }
+    const idp = await createIdp(testConfig(t.dir), { env: { PQID_KEK: KEK }, warn: () => {} });
+    try {
+      expect(await idp.ctx.accounts.authenticate('zed', NEW)).toBeDefined();
+    } finally {
+      await idp.close();
+    }
   });
 
   it("stdin's first line is the password, without its line break", () => {

@@ -7,7 +7,7 @@
  */
 import { checkPassword } from '../accounts/password-policy.ts';
 import { actor } from '../keys/audit.ts';
-import { changePassword } from '../signin/password-change.ts';
+import { changePassword, NoSuchUser } from '../signin/password-change.ts';
 import { withLock } from '../storage/lock.ts';
 import { mapErrors, parse } from './args.ts';
 import { CliError, type Command, err, json, out, table, UsageError, unknownSubcommand } from './common.ts';
@@ -59,14 +59,15 @@ async function add(rest: string[]): Promise<void> {
   const username = oneUser(positionals, 'add');
   if (values['email-verified'] && values.email === undefined)
     throw new UsageError('--email-verified needs --email');
-  const password = await readNewPassword(username);
-  const account = await mapErrors(() => {
-    checkPassword(password, username);
-    return withCli({ configFile: values.config, withKeys: false }, (ctx) =>
+  const exists = () => new CliError('ERR_USER_EXISTS', `a user ${JSON.stringify(username)} exists already`);
+  const account = await mapErrors(() =>
+    withCli({ configFile: values.config, withKeys: false }, async (ctx) => {
+      if (await ctx.accounts.findByUsername(username)) throw exists();
+      const password = await readNewPassword(username);
+      checkPassword(password, username);
       // One account per username, also when two operators add the same one at once.
-      withLock(ctx.storage.adapter('Lock'), `account:${username}`, async () => {
-        if (await ctx.accounts.findByUsername(username))
-          throw new CliError('ERR_USER_EXISTS', `a user ${JSON.stringify(username)} exists already`);
+      return withLock(ctx.storage.adapter('Lock'), `account:${username}`, async () => {
+        if (await ctx.accounts.findByUsername(username)) throw exists();
         return ctx.accounts.create({
           username,
           password,
@@ -75,9 +76,9 @@ async function add(rest: string[]): Promise<void> {
             ? { email: values.email, emailVerified: values['email-verified'] }
             : {}),
         });
-      }),
-    );
-  });
+      });
+    }),
+  );
   audit({ op: 'account.create', username, sub: account.sub }, `account ${username} created`);
   out(`added ${username} (sub ${account.sub})`);
 }
@@ -117,9 +118,12 @@ async function passwd(rest: string[]): Promise<void> {
     strict: true,
   });
   const username = oneUser(positionals, 'passwd');
-  const password = await readNewPassword(username);
   const change = await mapErrors(() =>
-    withCli({ configFile: values.config, withKeys: false }, (ctx) => changePassword(ctx, username, password)),
+    withCli({ configFile: values.config, withKeys: false }, async (ctx) => {
+      // Asked only for a user who exists: a mistyped name costs no typing.
+      if (!(await ctx.accounts.findByUsername(username))) throw new NoSuchUser(username);
+      return changePassword(ctx, username, await readNewPassword(username));
+    }),
   );
   const { sessions, grants, passkeys } = change;
   audit(
