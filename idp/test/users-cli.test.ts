@@ -16,45 +16,16 @@ import { createIdp, type Idp } from '../src/app.ts';
 import { firstLine } from '../src/cli/password-input.ts';
 import { runCli } from '../src/cli/run.ts';
 import { users } from '../src/cli/users.ts';
-import {
-  basicAuth,
-  captureOutput,
-  DEMO_REDIRECT,
-  form,
-  KEK,
-  redeemCode,
-  tempDir,
-  testConfig,
-} from './helpers.ts';
-import { demoAuthorize, get, Jar, password, pastConsent, startSignIn } from './passkey-helpers.ts';
-import { dropSchemas, PG_URL, uniqueSchema, urlWithSchema } from './storage-pg.ts';
+import { basicAuth, captureOutput, DEMO_REDIRECT, KEK, redeemCode, tempDir, testConfig } from './helpers.ts';
+import { demoAuthorize, get, Jar, password, pastConsent, refreshes, startSignIn } from './passkey-helpers.ts';
+import { freshStores } from './storage-pg.ts';
 
 const cleanups: Array<() => void> = [];
-const schemas: string[] = [];
-const engines: Array<[string, (() => string) | undefined]> = [
-  [
-    'sqlite',
-    () => {
-      const d = tempDir();
-      cleanups.push(d.cleanup);
-      return `sqlite:${join(d.dir, 'shared.sqlite')}`;
-    },
-  ],
-  [
-    'postgres',
-    PG_URL
-      ? () => {
-          const schema = uniqueSchema('pqid_pw');
-          schemas.push(schema);
-          return urlWithSchema(schema);
-        }
-      : undefined,
-  ],
-];
+const { engines, dispose } = freshStores('pqid_pw');
 
 afterAll(async () => {
   for (const c of cleanups) c();
-  if (PG_URL) await dropSchemas(schemas);
+  await dispose();
 });
 
 const OLD = 'old password 1';
@@ -103,18 +74,6 @@ async function loginStatus(app: FastifyInstance, username: string, pw: string): 
   const jar = new Jar();
   return (await password(app, jar, await startSignIn(app, jar, '/account'), username, pw)).statusCode;
 }
-
-const refreshes = async (app: FastifyInstance, rt: string) =>
-  (
-    await app.inject({
-      method: 'POST',
-      url: '/token',
-      ...form(
-        { grant_type: 'refresh_token', refresh_token: rt },
-        { authorization: basicAuth('demo-client', 'demo-secret') },
-      ),
-    })
-  ).statusCode === 200;
 
 const userinfo = async (app: FastifyInstance, at: string) =>
   (await app.inject({ url: '/userinfo', headers: { authorization: `Bearer ${at}` } })).statusCode;
