@@ -6,7 +6,6 @@
  * shutdown and restart, a purge leaves pending notices alone, an expired token is re-signed and a
  * notice older than a day is given up. The RPs are real HTTP servers on loopback.
  */
-import { join } from 'node:path';
 import { createLocalJWKSet, verifyJwt } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp, registerClient } from '../src/app.ts';
@@ -15,38 +14,15 @@ import { DELIVERY_MAX_AGE, type DeliveryRecord, deliveryId, leaseId } from '../s
 import { rememberSessionClient } from '../src/oidc/logout/session-clients.ts';
 import { KEK, tempDir, testConfig } from './helpers.ts';
 import { RpStub } from './rp-stub.ts';
-import { dropSchemas, PG_SKIP_REASON, PG_URL, uniqueSchema, urlWithSchema } from './storage-pg.ts';
+import { type FreshStore, freshStores, PG_SKIP_REASON } from './storage-pg.ts';
 
 const ISSUER = 'http://localhost:3000';
 const cleanups: Array<() => void> = [];
-const schemas: string[] = [];
-
-/** A fresh, empty store for one test: its database URL. */
-type FreshStore = () => string;
-const engines: Array<[string, FreshStore | undefined]> = [
-  [
-    'sqlite',
-    () => {
-      const d = tempDir();
-      cleanups.push(d.cleanup);
-      return `sqlite:${join(d.dir, 'shared.sqlite')}`;
-    },
-  ],
-  [
-    'postgres',
-    PG_URL
-      ? () => {
-          const schema = uniqueSchema('pqid_bcl');
-          schemas.push(schema);
-          return urlWithSchema(schema);
-        }
-      : undefined,
-  ],
-];
+const { engines, dispose } = freshStores('pqid_bcl');
 
 afterAll(async () => {
   for (const c of cleanups) c();
-  if (PG_URL) await dropSchemas(schemas);
+  await dispose();
 });
 
 interface Instance {

@@ -5,7 +5,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { IdpContext } from '../src/context.ts';
 import { Enrolments } from '../src/signin/passkeys/enrolment.ts';
-import { basicAuth, DEMO_REDIRECT, pkce, redeemCode } from './helpers.ts';
+import { basicAuth, DEMO_REDIRECT, form, pkce, redeemCode } from './helpers.ts';
 import type { SoftAlg, SoftAuthenticator, SoftCredential, Tamper } from './webauthn-authenticator.ts';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -219,3 +219,16 @@ export async function passkeyTokens(app: FastifyInstance, authenticator: SoftAut
     tokens: token.json() as { access_token: string; refresh_token: string; id_token: string },
   };
 }
+
+/** Whether the demo client can redeem refresh token `rt` (and so whether its grant is alive). */
+export const refreshes = async (app: FastifyInstance, rt: string): Promise<boolean> =>
+  (
+    await app.inject({
+      method: 'POST',
+      url: '/token',
+      ...form(
+        { grant_type: 'refresh_token', refresh_token: rt },
+        { authorization: basicAuth('demo-client', 'demo-secret') },
+      ),
+    })
+  ).statusCode === 200;

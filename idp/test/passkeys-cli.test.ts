@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp, type Idp } from '../src/app.ts';
 import { passkeys } from '../src/cli/passkeys.ts';
 import { runCli } from '../src/cli/run.ts';
-import { basicAuth, captureOutput, form, KEK, tempDir, testConfig } from './helpers.ts';
+import { captureOutput, KEK, tempDir, testConfig } from './helpers.ts';
 import {
   get,
   Jar,
@@ -17,6 +17,7 @@ import {
   passkey,
   passkeyTokens,
   redeemEnrolment,
+  refreshes,
   registerPasskey,
   signInToAccount,
   startSignIn,
@@ -74,18 +75,6 @@ describe('pqid passkeys (list, remove, enrol)', () => {
     return { jar, refreshToken: tokens.refresh_token };
   }
 
-  const refreshes = async (rt: string) =>
-    (
-      await app.inject({
-        method: 'POST',
-        url: '/token',
-        ...form(
-          { grant_type: 'refresh_token', refresh_token: rt },
-          { authorization: basicAuth('demo-client', 'demo-secret') },
-        ),
-      })
-    ).statusCode === 200;
-
   it('enrol, list, remove (the server ends what the passkey signed in), enrol again', async () => {
     expect((await pqid('passkeys', 'list', 'alice')).stdout).toContain('alice has no passkeys');
     const code = await enrol('alice', '--ttl', '3600');
@@ -106,7 +95,7 @@ describe('pqid passkeys (list, remove, enrol)', () => {
 
     // Someone holds the passkey, and sessions and refresh tokens made with it (which work).
     const earlier = await signInWith(lost);
-    expect(await refreshes(earlier.refreshToken)).toBe(true);
+    expect(await refreshes(app, earlier.refreshToken)).toBe(true);
     const fresh = await signInWith(lost);
 
     const removed = await pqid('passkeys', 'remove', 'alice', lost.credential().b64);
@@ -116,7 +105,7 @@ describe('pqid passkeys (list, remove, enrol)', () => {
     );
     // The running server no longer honours them: no session, no refresh, no passkey.
     expect((await get(app, fresh.jar, '/account')).statusCode).toBe(303);
-    expect(await refreshes(fresh.refreshToken)).toBe(false);
+    expect(await refreshes(app, fresh.refreshToken)).toBe(false);
     const j = new Jar();
     expect((await passkey(app, j, await startSignIn(app, j, '/account'), lost)).statusCode).toBe(401);
 

@@ -6,7 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import pg from 'pg';
+import { tempDir } from './helpers.ts';
 
 export const PG_URL = process.env.PQID_TEST_DATABASE_URL || undefined;
 
@@ -105,5 +107,41 @@ export async function dbProxy(): Promise<DbProxy> {
     down,
     up: listen,
     close: down,
+  };
+}
+
+/** A fresh, empty store for one test: its database URL. */
+export type FreshStore = () => string;
+
+/**
+ * Both engines, for suites that run on each: SQLite (a file in a new temporary directory) and
+ * PostgreSQL (a new schema; undefined without a test database, so the suite is skipped).
+ * `dispose` (in afterAll) removes every store made.
+ */
+export function freshStores(prefix: string): {
+  engines: Array<[string, FreshStore | undefined]>;
+  dispose(): Promise<void>;
+} {
+  const dirs: Array<() => void> = [];
+  const schemas: string[] = [];
+  const sqlite: FreshStore = () => {
+    const d = tempDir();
+    dirs.push(d.cleanup);
+    return `sqlite:${join(d.dir, 'shared.sqlite')}`;
+  };
+  const postgres: FreshStore = () => {
+    const schema = uniqueSchema(prefix);
+    schemas.push(schema);
+    return urlWithSchema(schema);
+  };
+  return {
+    engines: [
+      ['sqlite', sqlite],
+      ['postgres', PG_URL ? postgres : undefined],
+    ],
+    async dispose() {
+      for (const c of dirs) c();
+      if (PG_URL) await dropSchemas(schemas);
+    },
   };
 }

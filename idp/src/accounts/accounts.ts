@@ -39,6 +39,24 @@ export class Accounts {
     return account;
   }
 
+  /**
+   * Replace the password of `username`'s account with `password`'s hash; the account, or
+   * undefined when there is none. Only the hash changes: what the old password opened is taken
+   * back by the caller (signin/password-change.ts).
+   */
+  async setPassword(username: string, password: string): Promise<Account | undefined> {
+    const account = await this.findByUsername(username);
+    if (!account) return undefined;
+    const updated: Account = { ...account, passwordHash: await hashSecret(password) };
+    await this.#store.upsert(account.sub, updated);
+    return updated;
+  }
+
+  /** Every account, oldest first: for an operator's listing. */
+  async list(): Promise<Account[]> {
+    return (await this.#store.list()).map((r) => r.payload);
+  }
+
   async find(sub: string): Promise<Account | undefined> {
     return this.#store.find(sub);
   }

@@ -1,6 +1,6 @@
 /**
  * The `pqid` command line: the token and key commands, which need nothing but @pqid/jose, and
- * `keys`, `clients`, `saml-sps` and `passkeys`, which work on the IdP's own storage (the server
+ * `keys`, `clients`, `saml-sps`, `passkeys` and `users`, which work on the IdP's own storage (the server
  * may be running or stopped) and load it only when run.
  */
 import { configure } from '@pqid/jose';
@@ -11,8 +11,9 @@ import { keys } from './keys.ts';
 import { passkeys } from './passkeys.ts';
 import { runCli, TOKEN_COMMANDS } from './run.ts';
 import { samlSps } from './saml-sps.ts';
+import { users } from './users.ts';
 
-export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps, passkeys];
+export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps, passkeys, users];
 
 /** Runs one command line; the environment gives the ML-DSA backend settings and PQID_DEBUG. */
 export async function main(argv: string[], env: Env = processEnv()): Promise<number> {

@@ -101,7 +101,12 @@ export class LoginLimiter {
 
   /** A success clears the username's counter (never the address's: see the module comment). */
   async succeed(who: Who): Promise<void> {
-    if (who.username !== undefined) await this.#store.clear(accountKey(who.username));
+    if (who.username !== undefined) await this.clearAccount(who.username);
+  }
+
+  /** Forget the account's password failures (a new password: the lockout protected the old one). */
+  async clearAccount(username: string): Promise<void> {
+    await this.#store.clear(accountKey(username));
   }
 
   /** Run `authenticate` unless locked; count the failure or clear the account on success. */

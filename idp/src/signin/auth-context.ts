@@ -35,7 +35,7 @@ export interface AuthContext {
    * very session is still alive.
    */
   session?: string;
-  /** The credential ID of the passkey this sign-in used, if it used one (signin/passkeys/uses.ts). */
+  /** The credential ID of the passkey this sign-in used, if it used one (signin/uses.ts). */
   passkey?: string;
 }
 

@@ -9,7 +9,7 @@
  * out with a few forged assertions. For the same reason the account's password-failure lockout
  * does not stop its passkeys.
  *
- * What a passkey signs in is recorded (passkeys/uses.ts), so removing it, or a counter that went
+ * What a passkey signs in is recorded (uses.ts), so removing it, or a counter that went
  * backwards, takes those sessions and grants back.
  */
 import type {

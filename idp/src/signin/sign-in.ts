@@ -31,6 +31,7 @@ import {
 } from './interaction/record.ts';
 import { PasskeyFactor } from './passkey.ts';
 import { currentSession } from './session.ts';
+import { accountUsesOf, type SignInUses } from './uses.ts';
 
 export type { Continuation } from './interaction/record.ts';
 
@@ -77,10 +78,34 @@ export class SignIn {
   readonly #resumers = new Map<string, Resumer>();
   /** Passkeys: the factor, its credentials and ceremonies (passkey.ts). */
   readonly passkeys: PasskeyFactor;
+  /** What each account signed in (uses.ts): a password change takes it back. */
+  readonly #accountUses: SignInUses;
 
   constructor(ctx: IdpContext) {
     this.#ctx = ctx;
     this.passkeys = new PasskeyFactor(ctx);
+    this.#accountUses = accountUsesOf(ctx);
+  }
+
+  /**
+   * A session a factor just started: recorded against the account (a password change ends it)
+   * and against the passkey it used, if one (removing the passkey ends it). False when that
+   * passkey was removed meanwhile; the session is then ended.
+   */
+  async bindSession(auth: AuthContext): Promise<boolean> {
+    if (auth.session !== undefined) await this.#accountUses.record(auth.accountId, { session: auth.session });
+    return this.passkeys.bindSession(auth);
+  }
+
+  /**
+   * A fresh grant id for tokens issued on the strength of `auth`, recorded against the account
+   * and the sign-in's passkey, so a password change or the passkey's removal revokes it.
+   * Undefined when that passkey was removed meanwhile.
+   */
+  async newGrant(auth: AuthContext): Promise<string | undefined> {
+    const grant = await this.passkeys.newGrant(auth);
+    if (grant !== undefined) await this.#accountUses.record(auth.accountId, { grant });
+    return grant;
   }
 
   /** Register how the protocol named `name` continues; once per name. */

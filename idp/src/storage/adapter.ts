@@ -37,8 +37,10 @@ export type ModelName =
   | 'WebAuthnCredential'
   /** Outstanding WebAuthn challenges, one per ceremony owner, single use (signin/passkeys). */
   | 'WebAuthnChallenge'
-  /** Which sessions and grants each passkey authenticated, uid = the credential (signin/passkeys/uses.ts). */
+  /** Which sessions and grants each passkey authenticated, uid = the credential (signin/uses.ts). */
   | 'PasskeyUse'
+  /** Which sessions and grants each account signed in, uid = the account; a password change takes them back (signin/uses.ts). */
+  | 'AccountUse'
   /** Operator-issued enrolment codes for a first passkey, and the sessions that redeemed one (signin/passkeys/enrolment.ts). */
   | 'PasskeyEnrolment'
   /** SAML SPs that received an assertion in a browser session, by `sid` (saml/session-sps.ts). */

@@ -112,8 +112,9 @@ async function finish(
       error: UNMET,
       error_description: 'the session does not meet the required authentication context',
     });
-  // Recorded against the passkey of the sign-in, if any: removing it revokes this grant.
-  const grantId = await signIn.passkeys.newGrant(auth);
+  // Recorded against the account and the sign-in's passkey: a password change or removing the
+  // passkey revokes this grant.
+  const grantId = await signIn.newGrant(auth);
   if (grantId === undefined)
     return answer(reply, issuer, request, {
       error: 'login_required',

@@ -1,6 +1,6 @@
 /**
  * POST /account/passkeys/remove: remove one of the account's passkeys, which ends the sessions
- * and revokes the grants it authenticated (passkeys/uses.ts).
+ * and revokes the grants it authenticated (../uses.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { safeEqual } from '../../crypto/secrets.ts';

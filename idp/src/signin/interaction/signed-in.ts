@@ -29,8 +29,9 @@ export async function factorDone(
   // Single use: a replayed form post after success finds the interaction consumed.
   if (!(await steps.consume(uid))) return expired(reply);
   const auth = await startSession(ctx, req, reply, factor.accountId, factor.amr, factor.passkey);
-  // Removed while this sign-in was under way: the session just made is ended again.
-  if (!(await steps.passkeys.bindSession(auth))) return expired(reply);
+  // Recorded so a password change or the passkey's removal ends it; a passkey removed while this
+  // sign-in was under way ends it again at once.
+  if (!(await signIn.bindSession(auth))) return expired(reply);
   const next = await signIn.afterFactor(auth, record.acr);
   if (next !== 'met') return signIn.continueWith(reply, record, next);
   steps.clearCookie(reply);

@@ -13,14 +13,14 @@
  *
  * Removal is for good: it leaves a tombstone before deleting, and a use recorded concurrently on
  * another instance (read, then write) deletes its own write again when it finds the tombstone.
- * It also takes back what the passkey authenticated (uses.ts): the sessions it signed in end and
+ * It also takes back what the passkey authenticated (../uses.ts): the sessions it signed in end and
  * the grants issued in them are revoked, as they are when its counter goes backwards.
  */
 import type { Config } from '../../config/index.ts';
 import { tokenId } from '../../crypto/secrets.ts';
 import type { Adapter, Storage } from '../../storage/adapter.ts';
 import { type Model, type Stored, typed } from '../../storage/model.ts';
-import { PasskeyUses } from './uses.ts';
+import { PASSKEY, SignInUses, useLifetimes } from '../uses.ts';
 
 export interface Passkey {
   /** Credential ID, base64url. */
@@ -77,10 +77,10 @@ export class Passkeys {
   readonly #store: Model<PasskeyRecord>;
   readonly #locks: Adapter;
   readonly #claimTtl: number;
-  readonly uses: PasskeyUses;
+  readonly uses: SignInUses;
 
   /** `claimTtl`: how long a claimed counter value is remembered (at least a ceremony's lifetime). */
-  constructor(store: Adapter, locks: Adapter, claimTtl: number, uses: PasskeyUses) {
+  constructor(store: Adapter, locks: Adapter, claimTtl: number, uses: SignInUses) {
     this.#store = typed<PasskeyRecord>(store);
     this.#locks = locks;
     this.#claimTtl = claimTtl;
@@ -134,7 +134,7 @@ export class Passkeys {
    */
   async bind(id: string, use: { session: string } | { grant: string }): Promise<boolean> {
     await this.uses.record(id, use);
-    // Written first, looked up second: the mirror image of remove (see uses.ts).
+    // Written first, looked up second: the mirror image of remove (see ../uses.ts).
     if (await this.find(id)) return true;
     await this.uses.undo(use);
     return false;
@@ -186,13 +186,8 @@ export class Passkeys {
 
 /** The passkeys of a store, with what they authenticated: for the server and the CLI alike. */
 export function passkeysOf(ctx: { storage: Storage; config: Pick<Config, 'ttl' | 'passkeys'> }): Passkeys {
-  const { ttl, passkeys } = ctx.config;
-  const uses = new PasskeyUses(ctx.storage, {
-    session: ttl.session,
-    // A grant lives from its code to the last refresh token redeemed from it.
-    grant: ttl.authorizationCode + ttl.refreshToken,
-    accessToken: ttl.accessToken,
-  });
+  const { passkeys } = ctx.config;
+  const uses = new SignInUses(ctx.storage, useLifetimes(ctx.config), PASSKEY);
   return new Passkeys(
     ctx.storage.adapter('WebAuthnCredential'),
     ctx.storage.adapter('Lock'),
