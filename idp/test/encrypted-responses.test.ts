@@ -485,6 +485,15 @@ describe('encryption to and from clients', () => {
       const hpke12 = await generateEncryptionKeyPair('HPKE-12');
       const wrongAlg = await encryptJwt(await requestObject(), await importEncryptionKey(hpke12.publicJwk));
       expect((await push(wrongAlg)).json().error_description).toMatch(/no key for; use one of HPKE-9/);
+      // A known alg with an enc no registry has: the answer names the enc, not the alg.
+      const ecdh = (
+        await encryptJwt(await requestObject(), await published('ECDH-ES+A256KW'), { enc: 'A256GCM' })
+      ).split('.');
+      const header = { ...JSON.parse(Buffer.from(ecdh[0] as string, 'base64url').toString()), enc: 'A1GCM' };
+      const wrongEnc = [Buffer.from(JSON.stringify(header)).toString('base64url'), ...ecdh.slice(1)].join(
+        '.',
+      );
+      expect((await push(wrongEnc)).json().error_description).toMatch(/enc A1GCM\b.*use one of A128GCM/);
       // A bad signature inside a good JWE: refused as today.
       const other = (await importJWK((await generateKeyPair('ES256')).privateJwk)) as PrivateKey;
       const forged = await signJwt({ scope: 'openid' }, other, {

@@ -249,6 +249,13 @@ describe('dynamic client registration (inject)', () => {
     }
     const notJson = await register('redirect_uris=x', IAT, 'application/x-www-form-urlencoded');
     expect(notJson.statusCode).toBe(400);
+    // Too many keys is said as such, not as a malformed set.
+    const many = { keys: Array.from({ length: 17 }, (_, i) => ({ ...es.publicJwk, kid: `k${i}` })) };
+    const tooMany = await register({ redirect_uris: [RP], jwks: many });
+    expect(tooMany.json()).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: 'jwks may hold at most 16 keys',
+    });
   });
 
   it('validates exactly like `pqid clients add --metadata`', async () => {

@@ -74,8 +74,9 @@ export const jwkSet: ValueType<{ keys: unknown[] }> = {
   name: 'JWK set',
   read(v, field) {
     const keys = typeof v === 'object' && v !== null && 'keys' in v ? v.keys : undefined;
-    if (!Array.isArray(keys) || keys.length > MAX_KEYS)
+    if (!Array.isArray(keys))
       throw new ClientError('jwks must be a JWK set: an object with a "keys" array', field);
+    if (keys.length > MAX_KEYS) throw new ClientError(`jwks may hold at most ${MAX_KEYS} keys`, field);
     return { keys: keys.map((k: unknown) => (typeof k === 'object' && k !== null ? { ...k } : k)) };
   },
 };

@@ -16,6 +16,15 @@ import type { IdpContext } from '../../context.ts';
 /** A JWE is larger than the JWS it carries: room for an ML-DSA-87 object plus any KEM ciphertext. */
 const MAX_JWE_BYTES = 48 * 1024;
 
+/** The JWE's protected header as sent (decryption has already refused it; this only names why). */
+function headerOf(jwe: string): { alg?: unknown; enc?: unknown } {
+  try {
+    return JSON.parse(Buffer.from(jwe.slice(0, jwe.indexOf('.')), 'base64url').toString('utf8')) ?? {};
+  } catch {
+    return {};
+  }
+}
+
 /** The signed request object inside `jwe`; `refuse` answers invalid_request_object. */
 export async function decryptRequestObject(
   ctx: IdpContext,
@@ -23,20 +32,26 @@ export async function decryptRequestObject(
   refuse: (message: string) => never,
 ): Promise<string> {
   const algs = ctx.config.keys.encryptionAlgs;
+  const encs = contentEncryptionRegistry().map((e) => e.enc);
   if (algs.length === 0)
     return refuse('this provider has no encryption keys: send the request object signed only');
   let result: Awaited<ReturnType<typeof decryptCompact>>;
   try {
     result = await decryptCompact(jwe, (header) => ctx.keys.decryptionKeys(header.alg), {
       keyManagementAlgorithms: algs,
-      contentEncryptionAlgorithms: contentEncryptionRegistry().map((e) => e.enc),
+      contentEncryptionAlgorithms: encs,
       maxTokenBytes: MAX_JWE_BYTES,
     });
   } catch (e) {
-    if (e instanceof AlgorithmNotAllowed)
+    if (e instanceof AlgorithmNotAllowed) {
+      // Every registry `enc` is allowed: with an `alg` we have keys for, the `enc` is unknown.
+      const { alg, enc } = headerOf(jwe);
       return refuse(
-        `the request object is encrypted with an algorithm this provider has no key for; use one of ${algs.join(', ')}`,
+        typeof alg === 'string' && algs.includes(alg)
+          ? `the request object is encrypted with enc ${String(enc)}, which this provider does not have; use one of ${encs.join(', ')}`
+          : `the request object is encrypted with an algorithm this provider has no key for; use one of ${algs.join(', ')}`,
       );
+    }
     return refuse('the request object could not be decrypted');
   }
   const cty = result.protectedHeader.cty;

@@ -1,7 +1,7 @@
 /**
  * The `id_token_hint` of RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2): it must
- * be an ID token this provider issued (any published key, retired ones included; expired ones
- * too) to one registered client. Only a hint naming the signed-in user and session ends the
+ * be an ID token this provider issued (any published token-signing key, retired ones included,
+ * never the root set /jwks may also publish; expired ones too) to one registered client. Only a hint naming the signed-in user and session ends the
  * session without a question.
  */
 import { algorithms, createLocalJWKSet, type JwtClaims, verifyJwt } from '@pqid/jose';
@@ -34,7 +34,7 @@ export async function verifyHint(ctx: IdpContext, hint: string): Promise<Hint> {
   const invalid = new LogoutError('The id_token_hint is not a valid ID token from this provider.');
   let claims: JwtClaims;
   try {
-    ({ claims } = await verifyJwt(hint, await createLocalJWKSet(ctx.keys.jwks()), {
+    ({ claims } = await verifyJwt(hint, await createLocalJWKSet(ctx.keys.publicKeys('oidc')), {
       algorithms: algorithms(),
       issuer: ctx.config.issuer,
       typ: 'JWT',

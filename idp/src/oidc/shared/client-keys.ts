@@ -12,6 +12,13 @@ import type { IdpContext } from '../../context.ts';
  * anyone add URLs), least recently used dropped.
  */
 const MAX_REMOTE_SETS = 1000;
+
+/**
+ * The largest JWK set a client's `jwks_uri` may answer: room for the 16 keys a registered `jwks`
+ * may hold, each as large as an ML-DSA-87 or composite public key. A cached set then costs at
+ * most this much, not the megabyte the outbound guard lets any answer be.
+ */
+export const MAX_REMOTE_JWKS_BYTES = 128 * 1024;
 const remoteSets = new WeakMap<IdpContext['outbound'], Map<string, KeySet>>();
 
 /** The client's key set. A `jwks_uri` is fetched through the outbound guard, under the client's trust. */
@@ -27,7 +34,12 @@ export function keySetFor(ctx: IdpContext, client: Client): Promise<KeySet> | Ke
   const key = `${trust}\0${url}`;
   let set = sets.get(key);
   if (set) sets.delete(key);
-  else set = createRemoteJWKSet(url, { timeoutDuration: 3000, fetch: ctx.outbound.fetcher(trust) });
+  else
+    set = createRemoteJWKSet(url, {
+      timeoutDuration: 3000,
+      maxBytes: MAX_REMOTE_JWKS_BYTES,
+      fetch: ctx.outbound.fetcher(trust),
+    });
   sets.set(key, set);
   if (sets.size > MAX_REMOTE_SETS) sets.delete(sets.keys().next().value as string);
   return set;

@@ -3,7 +3,8 @@
  * (clients/encryption.ts), to its public key for that `alg` from its `jwks`, or from its
  * `jwks_uri` — fetched only through the outbound guard (clients/outbound.ts), under the
  * client's trust, and cached like its signature keys (shared/client-keys.ts): fresh for ten
- * minutes, refetched early at most every 30 seconds when no key for the `alg` is found.
+ * minutes, refetched early at most every 30 seconds when no key for the `alg` is found, and no
+ * larger than a registered `jwks` may be (MAX_REMOTE_JWKS_BYTES).
  *
  * A client whose keys cannot be had gets `invalid_client_metadata` saying why, before anything is
  * spent (the token endpoint resolves the key before the grant consumes a code); never plaintext.
@@ -13,6 +14,7 @@ import { type Client, trustOf } from '../../clients/clients.ts';
 import { encOf } from '../../clients/encryption.ts';
 import type { IdpContext } from '../../context.ts';
 import type { TokenKind } from '../../metrics.ts';
+import { MAX_REMOTE_JWKS_BYTES } from './client-keys.ts';
 import { OAuthError } from './errors.ts';
 import { observeSent } from './signing.ts';
 
@@ -60,8 +62,18 @@ async function fetchJwks(ctx: IdpContext, client: Client, url: string): Promise<
     throw new ClientKeyUnavailable(`the client's jwks_uri could not be fetched: ${(e as Error).message}`);
   }
   if (res.status !== 200) throw new ClientKeyUnavailable(`the client's jwks_uri answered HTTP ${res.status}`);
+  let text: string;
   try {
-    return await res.json();
+    text = await res.text();
+  } catch (e) {
+    throw new ClientKeyUnavailable(`the client's jwks_uri could not be read: ${(e as Error).message}`);
+  }
+  if (Buffer.byteLength(text) > MAX_REMOTE_JWKS_BYTES)
+    throw new ClientKeyUnavailable(
+      `the client's jwks_uri answered a set larger than ${MAX_REMOTE_JWKS_BYTES} bytes`,
+    );
+  try {
+    return JSON.parse(text);
   } catch {
     throw new ClientKeyUnavailable("the client's jwks_uri did not answer with JSON");
   }

@@ -1,7 +1,7 @@
 /**
  * Stateless JWT access tokens (`accessTokenStorage: stateless`): nothing is written when one is
  * issued, so introspection and userinfo verify it instead of looking it up: its signature with
- * this provider's published keys (a retired key verifies until it is removed; a removed one no
+ * this provider's published token-signing keys (a retired key verifies until it is removed; a removed one no
  * longer does), its `typ`, issuer and expiry, then the denylist revocation writes
  * (storage/denylist.ts).
  *
@@ -44,11 +44,15 @@ export function isStatelessToken(token: string): boolean {
   }
 }
 
-/** This provider's published keys as a key set, imported again only when the published set changes. */
+/**
+ * This provider's token-signing keys (the `oidc` set) as a key set, imported again only when
+ * they change. Not all of /jwks: the root set published by `keys.publishRoot` signs cold-path
+ * objects only, and a JWT it signed is never one of our access tokens.
+ */
 const ownSets = new WeakMap<IdpContext['keys'], { kids: string; set: Promise<KeySet> }>();
 
 function ownKeySet(ctx: IdpContext): Promise<KeySet> {
-  const jwks = ctx.keys.jwks();
+  const jwks = ctx.keys.publicKeys('oidc');
   const kids = jwks.keys.map((k) => `${k.kid}/${k.alg}`).join(' ');
   const cached = ownSets.get(ctx.keys);
   if (cached?.kids === kids) return cached.set;
