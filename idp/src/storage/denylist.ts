@@ -2,8 +2,9 @@
  * The access-token denylist: what revocation writes for JWT access tokens that are not stored
  * (`accessTokenStorage: stateless`), and what introspection and userinfo consult after verifying
  * such a token's signature. An entry names one token (its `jti`) or a grant (every token carrying
- * that grant id), and lives in the shared store as long as the tokens it names can: it expires with them and the purge sweeps
- * it like any expired record, so the list stays the size of what was revoked lately.
+ * that grant id), and lives in the shared store as long as the tokens it names can: it expires
+ * with them and the purge sweeps it like any expired record, so the list stays the size of what
+ * was revoked lately.
  */
 import type { Storage } from './adapter.ts';
 import { type Model, model } from './model.ts';

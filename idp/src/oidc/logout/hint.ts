@@ -1,8 +1,8 @@
 /**
  * The `id_token_hint` of RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2): it must
  * be an ID token this provider issued (any published token-signing key, retired ones included,
- * never the root set /jwks may also publish; expired ones too) to one registered client. Only a hint naming the signed-in user and session ends the
- * session without a question.
+ * never the root set /jwks may also publish; expired ones too) to one registered client. Only a
+ * hint naming the signed-in user and session ends the session without a question.
  */
 import { algorithms, createLocalJWKSet, type JwtClaims, verifyJwt } from '@pqid/jose';
 import type { IdpContext } from '../../context.ts';

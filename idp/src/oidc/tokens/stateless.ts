@@ -1,8 +1,8 @@
 /**
  * Stateless JWT access tokens (`accessTokenStorage: stateless`): nothing is written when one is
  * issued, so introspection and userinfo verify it instead of looking it up: its signature with
- * this provider's published token-signing keys (a retired key verifies until it is removed; a removed one no
- * longer does), its `typ`, issuer and expiry, then the denylist revocation writes
+ * this provider's published token-signing keys (a retired key verifies until it is removed; a
+ * removed one no longer does), its `typ`, issuer and expiry, then the denylist revocation writes
  * (storage/denylist.ts).
  *
  * Such a token says it is one in its signed `jti`: `s1.<random>` or, for a user's grant,
