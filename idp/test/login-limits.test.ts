@@ -1,6 +1,7 @@
 /** Brute-force protection of the login form: per account, per address, nothing about existence. */
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryFailureStore } from '../src/security/failure-store.ts';
 import {
   addressKey,
   GENERIC_LOGIN_ERROR,
@@ -60,6 +61,39 @@ describe('LoginLimiter (unit, fake clock)', () => {
     for (let i = 0; i < 6; i++) await l.attempt({ username: `user${i}`, address: addr }, bad);
     expect(await l.attempt({ username: 'fresh', address: addr }, ok)).toMatchObject({ locked: true });
     expect(await l.attempt({ username: 'fresh', address: '198.51.100.8' }, ok)).toMatchObject({ ok: true });
+  });
+
+  it('attempts racing each other never check more passwords than the budget', async () => {
+    now = 3_000_000;
+    const store = new MemoryFailureStore();
+    const l = new LoginLimiter(limits, { now: () => now, store });
+    let checked = 0;
+    const slowBad = async () => {
+      checked++;
+      // The password check takes time (scrypt on the thread pool): the others arrive meanwhile.
+      await new Promise((r) => setTimeout(r, 5));
+      return undefined;
+    };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => l.attempt({ username: 'carol', address: '192.0.2.9' }, slowBad)),
+    );
+    // Which of them win depends on how their counts interleave; never more than the budget.
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(results.filter((r) => !r.ok && r.locked)).toHaveLength(20 - checked);
+    // Only the checked ones were counted; the refused were taken back.
+    expect(await store.recent('acct:carol', now, 60_000)).toHaveLength(checked);
+    now += 60_000;
+    expect(await l.attempt({ username: 'carol', address: '192.0.2.9' }, ok)).toMatchObject({ ok: true });
+  });
+
+  it('successes are taken back: they spend no budget of the address or the account', async () => {
+    now = 4_000_000;
+    const l = limiter();
+    const addr = '203.0.113.5';
+    for (let i = 0; i < 25; i++)
+      expect(await l.attempt({ username: `u${i % 3}`, address: addr }, ok)).toMatchObject({ ok: true });
+    for (let i = 0; i < 3; i++)
+      expect(await l.attempt({ username: 'dan', address: addr }, bad)).toMatchObject({ locked: false });
   });
 
   it('counts IPv6 clients per /64 and IPv4-mapped addresses as IPv4', () => {
@@ -127,6 +161,15 @@ describe('login form under brute force (inject)', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const ok = await post('demo', 'demo');
     expect(ok.statusCode).toBe(303);
+  });
+
+  it('wrong passwords sent all at once: at most the budget of them is checked, the rest are refused unchecked', async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const post = await loginForm();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => post('demo', 'wrong')));
+    const checked = answers.filter((r) => r.statusCode === 401).length;
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(12 - checked);
   });
 
   it('an unknown username goes through exactly the same answers (no account enumeration)', async () => {
