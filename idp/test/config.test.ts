@@ -191,7 +191,7 @@ describe('config', () => {
       maxHeaderBytes: 32 * 1024,
       dpop: { maxProofBytes: 16 * 1024, iatWindow: 300, requireNonce: false, nonceLifetime: 300 },
       par: { required: false, requestUriLifetime: 60 },
-      registration: { mode: 'off' },
+      registration: { mode: 'off', maxPerAddress: 20, window: 3600 },
       resourceServers: {},
       backchannelLogout: { concurrency: 8, attempts: 3, timeout: 5, retryDelay: 1, sweepInterval: 30 },
       outbound: { allow: [] },

@@ -520,6 +520,12 @@ export const SETTINGS: Section<Config> = {
             return v as string;
           },
         },
+        maxPerAddress: {
+          default: value(20),
+          doc: '`open` mode: registration requests (valid or not) per client address (IPv6: per /64) within `registration.window`, counted on every instance together; more get 429 with `Retry-After`',
+          check: positiveInt,
+        },
+        window: seconds1('seconds, the sliding window of `registration.maxPerAddress`', 3600),
       },
     },
     resourceServers: {

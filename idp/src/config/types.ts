@@ -233,6 +233,10 @@ export interface RegistrationConfig {
   mode: RegistrationMode;
   /** The initial access token for `token` mode (RFC 7591 §3): a bearer token of at least 16 characters. */
   initialAccessToken?: string;
+  /** Open mode: registration requests per client address within `window`. */
+  maxPerAddress: number;
+  /** Seconds, the sliding window of `maxPerAddress`. */
+  window: number;
 }
 
 export interface ResourceServerConfig {
