@@ -135,6 +135,7 @@ export async function sendLogoutResponse(
       now: Date.now(),
     },
     signer,
+    sp,
     code,
     sub,
   );

@@ -70,12 +70,21 @@ export async function sendLoginResponse(
       lifetime: ctx.config.saml.assertionLifetime,
     },
     signer,
-    sp.sign,
+    sp,
   );
   // This SP now takes part in the session: its signed LogoutRequest may end it (slo.ts).
   if (session.sid !== undefined) await rememberSessionSp(ctx, session.sid, account.sub, sp.entityId);
   // Who and how, never the response itself.
-  req.log.info({ sp: sp.entityId, alg: signer.alg, kid: signer.kid, sign: sp.sign }, 'saml response issued');
+  req.log.info(
+    {
+      sp: sp.entityId,
+      alg: signer.alg,
+      kid: signer.kid,
+      sign: sp.sign,
+      keyInfo: sp.keyInfo ?? 'certificate',
+    },
+    'saml response issued',
+  );
   return postResponse(reply, info, xml);
 }
 
@@ -92,6 +101,7 @@ export async function sendStatusResponse(
   const xml = await signedStatusResponse(
     { idpEntityId: deps.ep.entityId, destination: info.acsUrl, inResponseTo: info.id, now: Date.now() },
     signer,
+    sp,
     STATUS.responder,
     sub,
     message,
