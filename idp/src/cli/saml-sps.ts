@@ -40,6 +40,9 @@ add options:
                           certificate). keyName sends only the key's id, the KeyName in our
                           metadata, and saves the certificate's kilobytes in every Response; for
                           SPs that take the IdP certificate from the metadata (most do)
+  --min-authn-context C   an AuthnContextClassRef every sign-in for this SP must reach, whatever
+                          its requests ask, e.g. https://refeds.org/profile/mfa (a passkey);
+                          refused at registration if this IdP cannot reach it
   --name-id-format F      ${NAMEID_FORMAT_NAMES.join(' | ')} (default: from metadata, else persistent)
   --name NAME             shown on the login page
   --json                  print the registration as JSON
@@ -78,6 +81,7 @@ const OPTIONS = {
   alg: { type: 'string' },
   sign: { type: 'string' },
   'key-info': { type: 'string' },
+  'min-authn-context': { type: 'string' },
   'name-id-format': { type: 'string' },
   name: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -114,6 +118,7 @@ async function add(values: Values, cli: { configFile: string | undefined }): Pro
     if (values.alg) input.signatureAlgorithm = values.alg as SamlSpInput['signatureAlgorithm'];
     if (values.sign) input.sign = values.sign as SignWhat;
     if (keyInfo) input.keyInfo = keyInfo as KeyInfoForm;
+    if (values['min-authn-context']) input.minimumAuthnContext = values['min-authn-context'];
     if (fmt) input.nameIdFormat = fmt as NameIdFormatName;
     if (values.name) input.name = values.name;
     return withCli({ ...cli, withKeys: true }, async (ctx) => {

@@ -6,9 +6,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
-import type { AuthContext } from '../signin/auth-context.ts';
+import { type AuthContext, acrAtLeast } from '../signin/auth-context.ts';
 import { SESSION_COOKIE } from '../signin/session.ts';
-import { classRefFor } from './authn-context.ts';
+import { classRefFor, requiredClassFor } from './authn-context.ts';
 import type { AuthnRequestInfo } from './authn-request.ts';
 import { SamlRequestError, sendPostForm } from './bindings.ts';
 import { pairwiseId } from './certificates.ts';
@@ -50,7 +50,9 @@ export async function sendLoginResponse(
     info.requestedAuthnContext,
     ctx.config.issuer.startsWith('https:'),
   );
-  if (authnContext === undefined)
+  // The SP's floor, checked here too: whatever path led to this answer, no weaker assertion.
+  const floor = requiredClassFor(undefined, sp.minimumAuthnContext);
+  if (authnContext === undefined || (floor !== undefined && !acrAtLeast(session.acr, floor)))
     return status(STATUS.noAuthnContext, 'The requested authentication context was not met.');
   const signer = await certs.signer(sp.signatureAlgorithm);
   const cookie = req.cookies[SESSION_COOKIE] ?? '';
