@@ -75,6 +75,8 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   const signIn = new SignIn(ctx);
   const dpop = new Dpop(ctx, opts.dpopNonceKey ?? randomBytes(32));
   const backchannel = new BackchannelLogout(ctx, app.log);
+  // Sessions ended without a sign-out (a passkey removed here) are announced by this instance at once.
+  ctx.sessionsEnded = (sessions) => backchannel.sessionsEnded(sessions);
   app.decorate('backchannelLogout', backchannel);
   app.addHook('onReady', async () => backchannel.start());
   app.addHook('onClose', () => backchannel.close());
