@@ -37,7 +37,8 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
     // Node's 16 KiB default; the DPoP check then applies its own, smaller, per-proof limit.
     http: { maxHeaderSize: ctx.config.maxHeaderBytes },
     clientErrorHandler: headerOverflowAnswer(ctx.config.maxHeaderBytes),
-    trustProxy: false,
+    // Only the operator's proxies may name the client (X-Forwarded-For); it is what login limits count.
+    trustProxy: ctx.config.trustProxy.length > 0 ? [...ctx.config.trustProxy] : false,
     // Unknown parameters are ignored rather than rejected, as OAuth requires.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

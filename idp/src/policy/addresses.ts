@@ -96,6 +96,13 @@ export function isLoopbackAddress(address: string): boolean {
   return v4.range() === 'loopback';
 }
 
+/** An IPv4 or IPv6 address (dotted decimal, no shorthand), or a CIDR range of either. */
+export function isAddressOrRange(entry: string): boolean {
+  if (entry.includes('/'))
+    return entry.includes(':') ? ipaddr.IPv6.isValidCIDR(entry) : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
+  return ipaddr.IPv6.isValid(entry) || ipaddr.IPv4.isValidFourPartDecimal(entry);
+}
+
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/;
 
 /** A host name as URL parsing leaves it: lower case, IPv6 literals without brackets, no final dot. */
