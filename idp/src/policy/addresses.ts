@@ -99,7 +99,9 @@ export function isLoopbackAddress(address: string): boolean {
 /** An IPv4 or IPv6 address (dotted decimal, no shorthand), or a CIDR range of either. */
 export function isAddressOrRange(entry: string): boolean {
   if (entry.includes('/'))
-    return entry.includes(':') ? ipaddr.IPv6.isValidCIDR(entry) : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
+    return entry.includes(':')
+      ? ipaddr.IPv6.isValidCIDR(entry)
+      : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
   return ipaddr.IPv6.isValid(entry) || ipaddr.IPv4.isValidFourPartDecimal(entry);
 }
 
@@ -128,14 +130,11 @@ export class OutboundAllowlist {
     for (const raw of entries) {
       const entry = normalHost(raw.trim());
       if (entry.includes('/')) {
-        const valid = entry.includes(':')
-          ? ipaddr.IPv6.isValidCIDR(entry)
-          : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
-        if (!valid)
+        if (!isAddressOrRange(entry))
           throw new Error(`${JSON.stringify(raw)} is not a CIDR range (e.g. 10.20.0.0/16 or fd00:1::/64)`);
         const [net, bits] = entry.split('/') as [string, string];
         this.#ranges.push([parse(net) as Address, Number(bits)]);
-      } else if (ipaddr.IPv6.isValid(entry) || ipaddr.IPv4.isValidFourPartDecimal(entry)) {
+      } else if (isAddressOrRange(entry)) {
         const ip = parse(entry) as Address;
         this.#ranges.push([ip, ip.kind() === 'ipv4' ? 32 : 128]);
       } else if (HOSTNAME.test(entry)) {
