@@ -29,7 +29,7 @@ import {
   startSignIn,
 } from './passkey-helpers.ts';
 import { RpStub } from './rp-stub.ts';
-import { SoftAuthenticator } from './webauthn-authenticator.ts';
+import { SoftAuthenticator, type Tamper } from './webauthn-authenticator.ts';
 
 type TestIdp = Awaited<ReturnType<typeof startTestIdp>>;
 let t: TestIdp;
@@ -109,19 +109,17 @@ async function demoSession(authenticator: SoftAuthenticator) {
   return { jar, sid: claims(tokens.id_token).sid as string };
 }
 
+/** A passkey sign-in at the account page. */
+const accountSignIn = async (jar: Jar, authenticator: SoftAuthenticator, tamper: Tamper = {}) =>
+  passkey(t.idp.app, jar, await startSignIn(t.idp.app, jar, '/account'), authenticator, tamper);
+
 describe('sessions ended without a sign-out tell their relying parties', () => {
   it('removing a passkey at /account: a logout token for each session it signed in, at once', async () => {
     const user = await userWithPasskey();
     const [one, two] = [await demoSession(user.authenticator), await demoSession(user.authenticator)];
     expect(one.sid).not.toBe(two.sid);
     const manager = new Jar();
-    const signIn = await passkey(
-      t.idp.app,
-      manager,
-      await startSignIn(t.idp.app, manager, '/account'),
-      user.authenticator,
-    );
-    expect(signIn.headers.location).toBe('/account');
+    expect((await accountSignIn(manager, user.authenticator)).headers.location).toBe('/account');
 
     const before = rp.received.length;
     const csrf = csrfOf((await get(t.idp.app, manager, '/account')).body);
@@ -142,26 +140,20 @@ describe('sessions ended without a sign-out tell their relying parties', () => {
     const before = rp.received.length;
     // A copy of the key with an older counter signs (the signature is good); the sign-in fails.
     const jar = new Jar();
-    const r = await passkey(
-      t.idp.app,
-      jar,
-      await startSignIn(t.idp.app, jar, '/account'),
-      user.authenticator,
-      {
-        counter: 1,
-      },
-    );
+    const r = await accountSignIn(jar, user.authenticator, { counter: 1 });
     expect(r.statusCode).toBe(401);
     const [token] = await logoutTokens(before, 1);
     expect(token).toMatchObject({ sid: session.sid, sub: user.sub });
   });
 
-  it('a password change by a command: the notices wait in the outbox, and the server delivers them', async () => {
+  /** What a command does to `user`'s sessions is announced once the server sweeps the outbox. */
+  async function announcedAfterCommand(
+    act: (user: Awaited<ReturnType<typeof userWithPasskey>>) => Promise<void>,
+  ) {
     const user = await userWithPasskey();
     const session = await demoSession(user.authenticator);
     const before = rp.received.length;
-    const change = await changePassword(command.ctx, user.username, 'a new password of some length');
-    expect(change.sessions).toBeGreaterThanOrEqual(1);
+    await act(user);
     // Written by the command, which delivers nothing itself.
     const pending = (await outbox(command.ctx).list()).map((r) => r.payload);
     expect(pending).toContainEqual(
@@ -171,16 +163,16 @@ describe('sessions ended without a sign-out tell their relying parties', () => {
     await t.idp.app.backchannelLogout.sweep();
     const [token] = await logoutTokens(before, 1);
     expect(token).toMatchObject({ sid: session.sid, sub: user.sub });
-  });
+  }
 
-  it('pqid passkeys remove (a command) is announced the same way', async () => {
-    const user = await userWithPasskey();
-    const session = await demoSession(user.authenticator);
-    const before = rp.received.length;
-    const removal = await passkeysOf(command.ctx).removeAll(user.sub);
-    expect(removal.removed).toBe(1);
-    await t.idp.app.backchannelLogout.sweep();
-    const [token] = await logoutTokens(before, 1);
-    expect(token).toMatchObject({ sid: session.sid, sub: user.sub });
-  });
+  it('a password change by a command (pqid users passwd): delivered from the outbox by the server', () =>
+    announcedAfterCommand(async (user) => {
+      const change = await changePassword(command.ctx, user.username, 'a new password of some length');
+      expect(change.sessions).toBeGreaterThanOrEqual(1);
+    }));
+
+  it('a passkey removed by a command (pqid passkeys remove): the same', () =>
+    announcedAfterCommand(async (user) => {
+      expect((await passkeysOf(command.ctx).removeAll(user.sub)).removed).toBe(1);
+    }));
 });

@@ -5,8 +5,8 @@
  */
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { cookieHeader, DEMO_REDIRECT, pkce, startTestIdp } from './helpers.ts';
-import { csrfOf } from './passkey-helpers.ts';
+import { cookieHeader, startTestIdp } from './helpers.ts';
+import { csrfOf, demoAuthorize } from './passkey-helpers.ts';
 
 describe('behind a reverse proxy (trustProxy)', () => {
   const PROXY = '10.0.0.5';
@@ -22,16 +22,7 @@ describe('behind a reverse proxy (trustProxy)', () => {
       remoteAddress,
       ...(forwardedFor !== undefined ? { headers: { 'x-forwarded-for': forwardedFor } } : {}),
     };
-    const { challenge } = pkce();
-    const q = new URLSearchParams({
-      client_id: 'demo-client',
-      redirect_uri: DEMO_REDIRECT,
-      response_type: 'code',
-      scope: 'openid',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    });
-    const r1 = await app.inject({ ...base, method: 'GET', url: `/authorize?${q}` });
+    const r1 = await app.inject({ ...base, method: 'GET', url: demoAuthorize().url });
     const loginUrl = r1.headers.location as string;
     const headers = { ...(base.headers as Record<string, string>), cookie: cookieHeader(r1.cookies) };
     const page = await app.inject({ ...base, method: 'GET', url: loginUrl, headers });
