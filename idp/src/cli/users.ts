@@ -29,12 +29,12 @@ list     the accounts: username, subject (sub), name, email
 passwd   set a new password, taken the same way; every browser session the user signed in ends
          and every grant (refresh and access tokens) issued in them is revoked, on every
          instance, and the account's sign-in lockout is cleared. Passkeys stay. Relying parties
-         are not told (no back-channel logout), and ID tokens already issued stay valid until
-         they expire.
+         with a backchannel_logout_uri are told through the shared outbox (a running server
+         delivers it); ID tokens already issued stay valid until they expire.
 remove   delete the account: it can no longer sign in, every session it signed in ends and
          every grant issued in them is revoked, on every instance; its passkeys, enrolment code
          and remembered consents go with it. A user added later under the same username is a
-         new subject (sub). Relying parties are not told, as for passwd.
+         new subject (sub). Relying parties are told as for passwd.
 
 Passwords: at least 8 characters, no control characters, not the username. They are never
 taken as arguments, where shell history and ps would keep them.

@@ -32,6 +32,11 @@ export interface TtlConfig {
 export interface Config extends ProtocolConfig {
   port: number;
   host: string;
+  /**
+   * Addresses and CIDR ranges of the reverse proxies in front of the IdP, whose
+   * `X-Forwarded-For` names the client; empty: the connecting address is the client.
+   */
+  trustProxy: string[];
   /** Issuer identifier without a trailing slash. */
   issuer: string;
   dataDir: string;

@@ -25,7 +25,7 @@ export interface AccountRemoval {
   passkeys: number;
 }
 
-type RemovalContext = Pick<IdpContext, 'accounts' | 'storage' | 'config' | 'loginLimiter'>;
+type RemovalContext = Pick<IdpContext, 'accounts' | 'storage' | 'config' | 'loginLimiter' | 'sessionsEnded'>;
 
 /** Remove `username`'s account and end everything it signed in. Throws NoSuchUser, having changed nothing. */
 export async function removeAccount(ctx: RemovalContext, username: string): Promise<AccountRemoval> {
