@@ -1,9 +1,9 @@
 /**
  * The entry points and the Node versions they run on. Every package declares the same
- * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin) and the test
- * runner say in one line what is needed; on the lowest version it admits, the IdP starts from the
- * repository and issues a token that verifies; `npx pqid` works inside the repository; and the
- * CLI's token commands never load node:sqlite.
+ * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
+ * fault runners and the test runner say in one line what is needed; on the lowest version it
+ * admits, the IdP starts from the repository and issues a token that verifies; `npx pqid` works
+ * inside the repository; and the CLI's token commands never load node:sqlite.
  *
  * Needs the npm registry for the other Node versions (the `node` npm package); where it is
  * unreachable the suite is skipped with the reason, except under CI, where it runs and fails.
@@ -84,13 +84,16 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(String(r.stderr)).not.toMatch(/^\s+at |ERR_UNKNOWN_BUILTIN_MODULE/m);
   }
 
-  it(`below the range (Node ${BELOW}) the IdP, the CLI and the test runner each say so in one line`, () => {
+  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and the test runner each say so in one line`, () => {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/' };
     const run = (args: string[]) =>
       spawnSync(below, args, { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
     expectRefusal(run(['idp/dist/main.js']));
     expectRefusal(run(['idp/dist/cli.js', 'keygen', '--alg', 'ML-DSA-65']));
     expectRefusal(run(['idp/bin/pqid.js', 'keygen', '--alg', 'ML-DSA-65']));
+    // npm run load and npm run faults: their IdP needs node:sqlite too.
+    expectRefusal(run(['load/run.mjs', 'sizes', '--smoke']));
+    expectRefusal(run(['load/faults.mjs']));
     const tests = run(['node_modules/vitest/vitest.mjs', 'run', '--project', 'jose']);
     expect(tests.status, why(tests)).toBe(1);
     expect(tests.stderr.trimEnd().split('\n')).toEqual([
