@@ -2,7 +2,8 @@
  * The entry points and the Node versions they run on. Every package declares the same
  * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
  * fault runners and the test runner say in one line what is needed; on the lowest version it
- * admits, the IdP starts from the repository and issues a token that verifies; `npx pqid` works
+ * admits, the IdP starts from the repository and issues a token that verifies, and the example RP
+ * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
  * inside the repository; and the CLI's token commands never load node:sqlite.
  *
  * Needs the npm registry for the other Node versions (the `node` npm package); where it is
@@ -98,6 +99,23 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(tests.status, why(tests)).toBe(1);
     expect(tests.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^pqid's tests run on Node 24, this is v20/),
+    ]);
+  });
+
+  it(`on the lowest Node (${LOWEST}) the example RP, which verifies ML-DSA through WebCrypto, says in one line that it needs Node 24`, async () => {
+    // The port is free and nothing will listen: the RP must stop before it waits for an IdP.
+    const idp = `http://127.0.0.1:${await freePort()}`;
+    const r = spawnSync(lowest, ['examples/oidc-rp/server.js'], {
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? '', RP_ISSUER: idp, RP_WAIT_SECONDS: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, why(r)).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^example RP: openid-client verifies ML-DSA-65 ID tokens through WebCrypto, which Node v22\.\d+\.\d+ does not have \(Node 24 does\)\. To fix: npm run example:rp/,
+      ),
     ]);
   });
 
