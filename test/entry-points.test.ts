@@ -10,7 +10,7 @@
  * unreachable the suite is skipped with the reason, except under CI, where it runs and fails.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,10 +35,14 @@ if (problem && !process.env.CI) console.warn(`entry-points.test.ts skipped: ${pr
 const pkg = (dir: string) => JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf8'));
 
 describe('one Node story', () => {
-  it('every package, the examples included, declares the same engines.node', () => {
+  it('every package, the examples and the prebuilt addon included, declares the same engines.node', () => {
     const dirs: string[] = pkg('.').workspaces;
     expect(dirs).toEqual(expect.arrayContaining(['native', 'packages/jose', 'packages/xmldsig', 'idp']));
     for (const dir of dirs) expect(pkg(dir).engines, dir).toEqual({ node: ENGINES });
+    // The per-platform addon packages are published too, beside @pqid/liboqs-node.
+    const platforms = readdirSync(join(repo, 'native', 'npm')).map((d) => `native/npm/${d}`);
+    expect(platforms.length).toBeGreaterThan(0);
+    for (const dir of platforms) expect(pkg(dir).engines, dir).toEqual({ node: ENGINES });
     expect(lowestNode()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
