@@ -101,6 +101,9 @@ describe('pqid CLI (keys, clients)', () => {
     // With --yes it is created and published; a client of an algorithm that has a key needs no flag.
     const yes = await addClient(...ed448, '--yes');
     expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toMatch(
+      /^note: adding this client creates and activates a new oidc signing key for ML-DSA-87-Ed448 \(none exists yet\); it is published at once \(--yes\)$/m,
+    );
     await idp.ctx.keys.load();
     expect(
       idp.ctx.keys.list('oidc').filter((k) => k.alg === 'ML-DSA-87-Ed448' && k.status === 'active'),
