@@ -112,6 +112,14 @@ describe('pqid CLI (keys, clients)', () => {
     expect(second.code, second.stderr).toBe(0);
   });
 
+  it('clients add answers an unknown encryption alg with the choices', async () => {
+    const r = await addClient('--redirect-uri', 'https://e.example/cb', '--id-token-encryption', 'HPKE-99');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /id_token_encrypted_response_alg HPKE-99 is not a JWE algorithm this provider has; choose one of HPKE-0, .*\bHPKE-9\b.*\bRSA-OAEP-256\b/,
+    );
+  });
+
   it('on a terminal, clients add asks before creating a key; "n" adds nothing', async (ctx) => {
     if (spawnSync('script', ['--version']).status !== 0) {
       if (process.env.CI) throw new Error('util-linux `script` is needed for this test');
