@@ -118,7 +118,7 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(r.status, why(r)).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(
-        /^example RP: openid-client verifies ML-DSA-65 ID tokens through WebCrypto, which Node v22\.\d+\.\d+ does not have \(Node 24 does\)\. To fix: npm run example:rp/,
+        /^example RP: openid-client verifies ML-DSA-65 ID tokens through WebCrypto, which Node v22\.\d+\.\d+ does not have \(Node 24\.7 and newer do\)\. To fix: npm run example:rp/,
       ),
     ]);
   });

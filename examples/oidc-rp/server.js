@@ -35,7 +35,7 @@ if (/^ML-DSA-(44|65|87)$/.test(alg)) {
   if (!has)
     fail(
       new Error(
-        `openid-client verifies ${alg} ID tokens through WebCrypto, which Node ${process.version} does not have (Node 24 does). To fix: npm run example:rp, which runs on the Node 24 that npm install put in node_modules/.bin`,
+        `openid-client verifies ${alg} ID tokens through WebCrypto, which Node ${process.version} does not have (Node 24.7 and newer do). To fix: npm run example:rp, which runs on the Node 24 that npm install put in node_modules/.bin`,
       ),
     );
 }
