@@ -25,10 +25,10 @@ export interface IdpContext {
   /** Brute-force limits for the login form (security/login-limiter.ts). */
   loginLimiter: LoginLimiter;
   /**
-   * Sessions ended by something other than their user's sign-out (a passkey removed or caught
-   * cloned, a password changed): their clients get back-channel logout notices (OpenID Connect
-   * Back-Channel Logout 1.0), put in the shared outbox. Never throws: the sessions are over
-   * either way.
+   * Sessions ended by something other than their user's sign-out at /end_session (a passkey
+   * removed or caught cloned, a password changed, a SAML single logout): their OIDC clients get
+   * back-channel logout notices (OpenID Connect Back-Channel Logout 1.0), put in the shared
+   * outbox. Never throws: the sessions are over either way.
    */
   sessionsEnded: (sessions: readonly EndedSession[]) => Promise<void>;
 }

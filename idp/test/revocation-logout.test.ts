@@ -1,7 +1,7 @@
 /**
  * Sessions ended without a sign-out are announced to their relying parties like a sign-out
  * (OpenID Connect Back-Channel Logout 1.0): removing a passkey, a counter that goes backwards, a
- * password change. The IdP runs in the process (inject); the relying party's logout endpoint is
+ * password change, and a SAML single logout of a session OIDC clients shared. The IdP runs in the process (inject); the relying party's logout endpoint is
  * a real server on 127.0.0.1; logout tokens are verified with the jose package.
  *
  * A change the server makes (a passkey removed at /account) is delivered at once; a change a
@@ -14,21 +14,34 @@ import type { IdpContext } from '../src/context.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/logout/logout-token.ts';
 import { outbox } from '../src/oidc/logout/outbox.ts';
 import { openContext } from '../src/open-context.ts';
+import { NAMEID_FORMAT } from '../src/saml/constants.ts';
+import { registerSamlSp } from '../src/saml/sps.ts';
 import { passkeysOf } from '../src/signin/passkeys/credentials.ts';
 import { changePassword } from '../src/signin/password-change.ts';
-import { DEMO_REDIRECT, KEK, startTestIdp } from './helpers.ts';
+import { basicAuth, DEMO_REDIRECT, KEK, redeemCode, startTestIdp } from './helpers.ts';
 import {
   csrfOf,
+  demoAuthorize,
   enrolFirstPasskey,
   get,
   Jar,
   ORIGIN,
   passkey,
   passkeyTokens,
+  password,
+  pastConsent,
   postForm,
   startSignIn,
 } from './passkey-helpers.ts';
 import { RpStub } from './rp-stub.ts';
+import {
+  authnRequestXml,
+  formFields,
+  logoutRequestXml,
+  redirectParam,
+  SP_ACS,
+  SP_ENTITY,
+} from './saml-helpers.ts';
 import { SoftAuthenticator, type Tamper } from './webauthn-authenticator.ts';
 
 type TestIdp = Awaited<ReturnType<typeof startTestIdp>>;
@@ -175,4 +188,46 @@ describe('sessions ended without a sign-out tell their relying parties', () => {
     announcedAfterCommand(async (user) => {
       expect((await passkeysOf(command.ctx).removeAll(user.sub)).removed).toBe(1);
     }));
+});
+
+describe('SAML single logout tells the OIDC clients of the session', () => {
+  it('a LogoutRequest bound to the session ends it, and the demo client gets a logout token for its sid', async () => {
+    await registerSamlSp(t.idp.ctx, {
+      entityId: SP_ENTITY,
+      acsUrls: [SP_ACS],
+      sloUrl: 'https://sp.example.test/slo',
+      signatureAlgorithm: 'ML-DSA-65',
+    });
+    // One browser: signed in for the demo client (OIDC), then for the SP (SAML) on that session.
+    const jar = new Jar();
+    const { url, verifier } = demoAuthorize();
+    const signedIn = await password(t.idp.app, jar, await startSignIn(t.idp.app, jar, url), 'demo', 'demo');
+    const back = new URL(await pastConsent(t.idp.app, jar, signedIn.headers.location as string));
+    const token = await redeemCode(t.idp.app, back, DEMO_REDIRECT, {
+      verifier,
+      headers: { authorization: basicAuth('demo-client', 'demo-secret') },
+    });
+    const sid = claims(token.json().id_token).sid as string;
+    const sso = await get(
+      t.idp.app,
+      jar,
+      `/saml/sso?${new URLSearchParams({ SAMLRequest: redirectParam(authnRequestXml()) })}`,
+    );
+    const response = Buffer.from(formFields(sso.body).fields.SAMLResponse as string, 'base64').toString();
+    const nameId = /<saml:NameID[^>]*>([^<]+)</.exec(response)?.[1] as string;
+    const sessionIndex = /SessionIndex="([^"]+)"/.exec(response)?.[1] as string;
+
+    const before = rp.received.length;
+    const xml = logoutRequestXml({ nameId, format: NAMEID_FORMAT.persistent, sessionIndex });
+    const out = await get(
+      t.idp.app,
+      jar,
+      `/saml/slo?${new URLSearchParams({ SAMLRequest: redirectParam(xml) })}`,
+    );
+    expect(formFields(out.body).action).toBe('https://sp.example.test/slo');
+    const [notice] = await logoutTokens(before, 1);
+    expect(notice).toMatchObject({ sid });
+    // The session is over at the IdP too.
+    expect((await get(t.idp.app, jar, '/account')).statusCode).not.toBe(200);
+  });
 });
