@@ -34,7 +34,7 @@ async function encryptionKey(alg: 'ECDH-ES+A256KW' | 'RSA-OAEP-256', kid: string
       )
     : webcrypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
         'deriveBits',
-      ]))) as CryptoKeyPair;
+      ]))) as webcrypto.CryptoKeyPair;
   const { key_ops: _ops, ext: _ext, ...jwk } = await webcrypto.subtle.exportKey('jwk', publicKey);
   return { decrypt: { key: privateKey, alg, kid }, jwk: { ...jwk, use: 'enc', alg, kid } };
 }
