@@ -244,6 +244,15 @@ describe('pqid CLI (keys, clients)', () => {
     const rotate = await pqid('keys', 'rotate', '--alg', 'ML-DSA-66');
     expect(rotate.code).not.toBe(0);
     expect(rotate.stderr).toMatch(/ML-DSA-66 is not available here; choose one of ML-DSA-44, ML-DSA-65/);
+    // A first token-signing SLH-DSA key is refused as a client choosing SLH-DSA is; the root is named.
+    const slow = await pqid('keys', 'rotate', '--alg', 'SLH-DSA-SHA2-128f');
+    expect(slow.code).toBe(2);
+    expect(slow.stderr).toMatch(
+      /SLH-DSA-SHA2-128f is refused: SLH-DSA signs at tens to hundreds of milliseconds/,
+    );
+    expect(slow.stderr).toContain('pqid keys rotate --set root --alg SLH-DSA-SHA2-128f');
+    await idp.ctx.keys.load();
+    expect(idp.ctx.keys.list().filter((k) => k.alg === 'SLH-DSA-SHA2-128f')).toEqual([]);
   });
 
   it('clients add --acr sets the minimum class; an unknown one is refused', async () => {

@@ -1,7 +1,10 @@
 /** `pqid keys list|rotate|remove|rekey|import`: the IdP's signing and encryption keys, in its storage. */
+
+import type { IdpContext } from '../context.ts';
 import type { ExternalKeyRef, ExternalRef } from '../keys/custody.ts';
 import type { KeyInfo } from '../keys/key-manager.ts';
-import { isKeySet, KEY_SETS, type KeySet } from '../policy/key-sets.ts';
+import { isSlowSigner, slowHotPathRefusal } from '../policy/algorithms.ts';
+import { HOT_SETS, isKeySet, KEY_SETS, type KeySet } from '../policy/key-sets.ts';
 import { mapErrors, parse } from './args.ts';
 import { type Command, json, out, table, UsageError, unknownSubcommand } from './common.ts';
 import { withCli } from './open.ts';
@@ -90,6 +93,19 @@ export function parseRefs(signer: string | undefined, refs: string[] | undefined
   return { mldsa: halves.mldsa, traditional: halves.traditional };
 }
 
+/**
+ * A first oidc or saml key of a slow signer (SLH-DSA) would sign nothing a client or SP may ask
+ * for without keys.allowSlhDsaHotPath, so it is refused as they are; the root takes it by name.
+ */
+function refuseFirstSlowHotKey(ctx: IdpContext, alg: string | undefined, set: KeySet | undefined): void {
+  if (alg === undefined || !isSlowSigner(alg) || ctx.config.keys.allowSlhDsaHotPath) return;
+  if (set !== undefined && !HOT_SETS.includes(set)) return;
+  if (ctx.keys.list().some((k) => k.alg === alg && (HOT_SETS as readonly string[]).includes(k.set))) return;
+  throw new UsageError(
+    `${slowHotPathRefusal('a signing key for tokens and responses of', alg)}. For the cold-path root: pqid keys rotate --set root --alg ${alg}`,
+  );
+}
+
 export const keys: Command = {
   name: 'keys',
   summary: "list, rotate, remove, re-seal or import the IdP's signing keys",
@@ -132,9 +148,10 @@ export const keys: Command = {
     if (sub === 'rotate') {
       none('rotate', 'signer', 'ref');
       const rotated = await mapErrors(() =>
-        withCli(cli, (ctx) =>
-          ctx.keys.rotate(values.alg, { immediate: values.now, ...(set ? { set } : {}) }),
-        ),
+        withCli(cli, (ctx) => {
+          refuseFirstSlowHotKey(ctx, values.alg, set);
+          return ctx.keys.rotate(values.alg, { immediate: values.now, ...(set ? { set } : {}) });
+        }),
       );
       out(render(rotated, values.json));
       return;
