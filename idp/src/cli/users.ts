@@ -118,14 +118,19 @@ async function list(rest: string[]): Promise<void> {
     );
 }
 
-async function passwd(rest: string[]): Promise<void> {
+/** The arguments of a command on one user: USERNAME [--json] [--config FILE]. */
+function oneUserArgs(rest: string[], what: string) {
   const { values, positionals } = parse({
     args: rest,
     options: { json: { type: 'boolean', default: false }, config: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
-  const username = oneUser(positionals, 'passwd');
+  return { username: oneUser(positionals, what), values };
+}
+
+async function passwd(rest: string[]): Promise<void> {
+  const { username, values } = oneUserArgs(rest, 'passwd');
   const change = await mapErrors(() =>
     withCli({ configFile: values.config, withKeys: false }, async (ctx) => {
       // Asked only for a user who exists: a mistyped name costs no typing.
@@ -149,13 +154,7 @@ async function passwd(rest: string[]): Promise<void> {
 }
 
 async function remove(rest: string[]): Promise<void> {
-  const { values, positionals } = parse({
-    args: rest,
-    options: { json: { type: 'boolean', default: false }, config: { type: 'string' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  const username = oneUser(positionals, 'remove');
+  const { username, values } = oneUserArgs(rest, 'remove');
   const { account, sessions, grants, passkeys, consents } = await mapErrors(() =>
     withCli({ configFile: values.config, withKeys: false }, async (ctx) => {
       const removal = await removeAccount(ctx, username);
