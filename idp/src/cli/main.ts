@@ -20,8 +20,8 @@ export async function main(argv: string[], env: Env = processEnv()): Promise<num
   const debug = !!env.PQID_DEBUG;
   try {
     // The backend fallback warning is for servers; `pqid backends` shows the backends on request.
-    const { backend, compositeMode } = readEnvironment(env);
-    configure({ backend, compositeMode, onWarning: null });
+    const { backend, compositeMode, nativeSigning } = readEnvironment(env);
+    configure({ backend, compositeMode, nativeSigning, onWarning: null });
   } catch (e) {
     return report('pqid', e instanceof ConfigError ? new CliError('ERR_CONFIG', e.message) : e, debug);
   }
