@@ -46,6 +46,11 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     doc: '`1` (any value but `0`/`false`/`no`/`off`): refuse to start (exit code 3, the reason and the fix on stderr; `createIdp` throws `ERR_NATIVE_REQUIRED`) when ML-DSA would sign on a fallback instead of the native backend (`@pqid/liboqs-node`): the addon is missing or failed its self-test, or `PQID_BACKEND` names another backend. The test suite also reads it: set, the native tests must run',
   },
   {
+    name: 'PQID_DEBUG',
+    readBy: 'the pqid CLI',
+    doc: '`1` (any value but `0`/`false`/`no`/`off`): a failed command prints the stack trace under its one-line error',
+  },
+  {
     name: 'PQID_DRAIN_TIMEOUT_MS',
     doc: 'milliseconds SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections (default 10000)',
   },
@@ -134,6 +139,12 @@ function positiveInteger(env: Env, name: string): number | undefined {
 }
 
 const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+/** PQID_DEBUG: whether the CLI adds stack traces to its errors (read before anything can fail). */
+export function cliDebug(env: Env = processEnv()): boolean {
+  const v = nonEmpty(env.PQID_DEBUG?.trim());
+  return v !== undefined && envFlag(v);
+}
 
 export function readEnvironment(env: Env = processEnv()): EnvironmentSettings {
   const require = env.PQID_REQUIRE_NATIVE?.trim();
