@@ -18,6 +18,7 @@ const DEFAULT_MAX_BATCH = 8; // 8 × ~85 µs: a batch adds at most ~0.7 ms to it
 // learn: the one variable this package reads. Applications tune the queue with `configure` below
 // (@pqid/jose's `configure({ nativeSigning })`).
 function defaultSlots() {
+  // biome-ignore lint/style/noProcessEnv: libuv's own setting; Node has no other way to tell it
   const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   return Math.max(2, 2 * Math.min(availableParallelism(), pool));
 }
