@@ -25,6 +25,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireSupportedNode } from '@pqid/idp/node-version';
 import { backends, preferredBackend } from '@pqid/jose';
 import { killCase } from './lib/faults/cases/kill.mjs';
 import { pgCase } from './lib/faults/cases/pg.mjs';
@@ -185,6 +186,8 @@ export async function main(argv) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // Before anything needs a newer Node: one line naming the versions, not a stack trace.
+  requireSupportedNode('pqid faults');
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e) => {

@@ -13,6 +13,7 @@
 import os from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireSupportedNode } from '@pqid/idp/node-version';
 import { LOAD_DIR, stamp } from './lib/paths.mjs';
 import { findK6 } from './lib/proc.mjs';
 import { writeReport } from './lib/report/index.mjs';
@@ -94,6 +95,8 @@ export async function main(argv) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // Before anything needs a newer Node: one line naming the versions, not a stack trace.
+  requireSupportedNode('pqid load');
   // HPKE's ML-KEM and SHA-3 through node:crypto Web Crypto warn "experimental" once per method:
   // noise between the progress lines. Other warnings still print.
   process.removeAllListeners('warning');

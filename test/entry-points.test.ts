@@ -1,15 +1,16 @@
 /**
  * The entry points and the Node versions they run on. Every package declares the same
- * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin) and the test
- * runner say in one line what is needed; on the lowest version it admits, the IdP starts from the
- * repository and issues a token that verifies; `npx pqid` works inside the repository; and the
- * CLI's token commands never load node:sqlite.
+ * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
+ * fault runners and the test runner say in one line what is needed; on the lowest version it
+ * admits, the IdP starts from the repository and issues a token that verifies, and the example RP
+ * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
+ * inside the repository; and the CLI's token commands never load node:sqlite.
  *
  * Needs the npm registry for the other Node versions (the `node` npm package); where it is
  * unreachable the suite is skipped with the reason, except under CI, where it runs and fails.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,10 +35,14 @@ if (problem && !process.env.CI) console.warn(`entry-points.test.ts skipped: ${pr
 const pkg = (dir: string) => JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf8'));
 
 describe('one Node story', () => {
-  it('every package, the examples included, declares the same engines.node', () => {
+  it('every package, the examples and the prebuilt addon included, declares the same engines.node', () => {
     const dirs: string[] = pkg('.').workspaces;
     expect(dirs).toEqual(expect.arrayContaining(['native', 'packages/jose', 'packages/xmldsig', 'idp']));
     for (const dir of dirs) expect(pkg(dir).engines, dir).toEqual({ node: ENGINES });
+    // The per-platform addon packages are published too, beside @pqid/liboqs-node.
+    const platforms = readdirSync(join(repo, 'native', 'npm')).map((d) => `native/npm/${d}`);
+    expect(platforms.length).toBeGreaterThan(0);
+    for (const dir of platforms) expect(pkg(dir).engines, dir).toEqual({ node: ENGINES });
     expect(lowestNode()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
@@ -84,17 +89,37 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(String(r.stderr)).not.toMatch(/^\s+at |ERR_UNKNOWN_BUILTIN_MODULE/m);
   }
 
-  it(`below the range (Node ${BELOW}) the IdP, the CLI and the test runner each say so in one line`, () => {
+  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and the test runner each say so in one line`, () => {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/' };
     const run = (args: string[]) =>
       spawnSync(below, args, { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
     expectRefusal(run(['idp/dist/main.js']));
     expectRefusal(run(['idp/dist/cli.js', 'keygen', '--alg', 'ML-DSA-65']));
     expectRefusal(run(['idp/bin/pqid.js', 'keygen', '--alg', 'ML-DSA-65']));
+    // npm run load and npm run faults: their IdP needs node:sqlite too.
+    expectRefusal(run(['load/run.mjs', 'sizes', '--smoke']));
+    expectRefusal(run(['load/faults.mjs']));
     const tests = run(['node_modules/vitest/vitest.mjs', 'run', '--project', 'jose']);
     expect(tests.status, why(tests)).toBe(1);
     expect(tests.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^pqid's tests run on Node 24, this is v20/),
+    ]);
+  });
+
+  it(`on the lowest Node (${LOWEST}) the example RP, which verifies ML-DSA through WebCrypto, says in one line that it needs Node 24`, async () => {
+    // The port is free and nothing will listen: the RP must stop before it waits for an IdP.
+    const idp = `http://127.0.0.1:${await freePort()}`;
+    const r = spawnSync(lowest, ['examples/oidc-rp/server.js'], {
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? '', RP_ISSUER: idp, RP_WAIT_SECONDS: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, why(r)).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^example RP: openid-client verifies ML-DSA-65 ID tokens through WebCrypto, which Node v22\.\d+\.\d+ does not have \(Node 24\.7 and newer do\)\. To fix: npm run example:rp/,
+      ),
     ]);
   });
 

@@ -10,7 +10,8 @@
  *   failure names the Markdown file and line.
  * - Every JS/TS block parses, the skipped ones included.
  * - Shell blocks are not run, but an `npm run`/`npm start`/`npm test` in them names a script that
- *   exists, and a path into the repository is there.
+ *   exists, a path into the repository is there, and the CLI is called as `npx pqid` (its bin is
+ *   on no PATH).
  * - JSON blocks parse.
  *
  * Needs the npm registry for the packages' own dependencies, like test/packages.test.ts: where it
@@ -90,6 +91,7 @@ describe('the code blocks of the READMEs and docs', () => {
           'X=1 npm run call -w native',
           'cd native && node scripts/no-such.mjs',
           'bash load/scripts/gone.sh > docs/out.txt',
+          'printf x | pqid users passwd alice; npx pqid users list',
         ].join('\n'),
       ),
     ).toEqual([
@@ -98,6 +100,7 @@ describe('the code blocks of the READMEs and docs', () => {
       'X=1 npm run call -w native: no npm script "call" in native package.json',
       'cd native && node scripts/no-such.mjs: native/scripts/no-such.mjs does not exist',
       'bash load/scripts/gone.sh > docs/out.txt: load/scripts/gone.sh does not exist',
+      'pqid users passwd alice: pqid is not on PATH: write npx pqid',
     ]);
   });
 

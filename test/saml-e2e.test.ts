@@ -225,7 +225,7 @@ describe('the example SP refuses replayed, unsolicited, expired, misaddressed an
   }
 
   /** A Response from the IdP's own builder and key, for this SP unless told otherwise. */
-  function build(o: { inResponseTo?: string; now?: number; audience?: string }) {
+  function build(o: { inResponseTo?: string; now?: number; audience?: string; keyInfo?: 'keyName' }) {
     return signedLoginResponse(
       {
         idpEntityId: `${issuer}/saml/metadata`,
@@ -241,7 +241,7 @@ describe('the example SP refuses replayed, unsolicited, expired, misaddressed an
         lifetime: idp.ctx.config.saml.assertionLifetime,
       },
       signer,
-      'both',
+      { sign: 'both', ...(o.keyInfo ? { keyInfo: o.keyInfo } : {}) },
     );
   }
   const postAcs = (b: Browser, SAMLResponse: string) => b.postForm(`${spBase}/saml/acs`, { SAMLResponse });
@@ -252,6 +252,16 @@ describe('the example SP refuses replayed, unsolicited, expired, misaddressed an
   it('baseline: a fresh Response from the builder, answering the SP’s request, signs in', async () => {
     const b = new Browser();
     const res = await postAcs(b, b64(await build({ inResponseTo: await authnRequestId(b) })));
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/');
+  });
+
+  it('passport-saml signs in with a Response whose KeyInfo only names the key (keyInfo: keyName)', async () => {
+    const b = new Browser();
+    const xml = await build({ inResponseTo: await authnRequestId(b), keyInfo: 'keyName' });
+    expect(xml).not.toContain('X509Certificate');
+    expect(xml).toContain(`<ds:KeyName>${signer.kid}</ds:KeyName>`);
+    const res = await postAcs(b, b64(xml));
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/');
   });
@@ -393,7 +403,7 @@ describe('SAML message sizes', () => {
     for (const r of rows) {
       const line = new RegExp(`^\\|\\s*${r.alg}\\s*\\|([^\\n]+)$`, 'm').exec(doc)?.[1];
       expect(line, `docs/SAML.md row for ${r.alg}`).toBeTruthy();
-      const [sig, url, xml, form] = (line as string)
+      const [sig, url, xml, form, named] = (line as string)
         .split('|')
         .map((c) => Number(c.trim().replace(/,/g, '')))
         .filter((n) => !Number.isNaN(n) && n > 0);
@@ -404,6 +414,7 @@ describe('SAML message sizes', () => {
         [url, r.redirectUrlBytes],
         [xml, r.responseXmlBytes],
         [form, r.postFormBytes],
+        [named, r.responseXmlKeyNameBytes],
       ] as const)
         expect(
           Math.abs((documented as number) - actual),

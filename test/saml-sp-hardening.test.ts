@@ -115,7 +115,7 @@ function idpResponse(o: { inResponseTo: string; acs?: string }) {
       lifetime: 300,
     },
     signer,
-    'both',
+    { sign: 'both' },
   );
 }
 

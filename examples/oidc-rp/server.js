@@ -25,6 +25,20 @@ if (store !== 'session' && store !== 'cookie')
 const alg = env.RP_ALG ?? 'ML-DSA-65';
 if (!algorithms().includes(alg))
   fail(new Error(`RP_ALG ${JSON.stringify(alg)}: choose one of ${algorithms().join(', ')}`));
+// openid-client verifies an ML-DSA ID token through WebCrypto, which Node 22 lacks although pqid
+// runs there: say so at start, not as a failed login.
+if (/^ML-DSA-(44|65|87)$/.test(alg)) {
+  const has = await crypto.subtle.generateKey({ name: alg }, false, ['sign']).then(
+    () => true,
+    () => false,
+  );
+  if (!has)
+    fail(
+      new Error(
+        `openid-client verifies ${alg} ID tokens through WebCrypto, which Node ${process.version} does not have (Node 24.7 and newer do). To fix: npm run example:rp, which runs on the Node 24 that npm install put in node_modules/.bin`,
+      ),
+    );
+}
 const encAlg = env.RP_ID_TOKEN_ENCRYPTION || undefined; // empty: off, as unset
 if (encAlg !== undefined && !isJweAlgorithm(encAlg))
   fail(

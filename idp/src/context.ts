@@ -6,6 +6,13 @@ import type { KeyManager } from './keys/key-manager.ts';
 import type { LoginLimiter } from './security/login-limiter.ts';
 import type { Storage } from './storage/adapter.ts';
 
+/** A browser session that ended without its user signing out, and whose it was. */
+export interface EndedSession {
+  /** Its public id, the `sid` its clients know it by. */
+  sid: string;
+  accountId: string;
+}
+
 /** Everything a route plugin needs, passed as plugin options rather than global decorators. */
 export interface IdpContext {
   config: Config;
@@ -17,6 +24,13 @@ export interface IdpContext {
   outbound: OutboundGuard;
   /** Brute-force limits for the login form (security/login-limiter.ts). */
   loginLimiter: LoginLimiter;
+  /**
+   * Sessions ended by something other than their user's sign-out at /end_session (a passkey
+   * removed or caught cloned, a password changed, a SAML single logout): their OIDC clients get
+   * back-channel logout notices (OpenID Connect Back-Channel Logout 1.0), put in the shared
+   * outbox. Never throws: the sessions are over either way.
+   */
+  sessionsEnded: (sessions: readonly EndedSession[]) => Promise<void>;
 }
 
 /** Absolute endpoint URLs derived from the issuer, and the path prefix the routes mount under. */

@@ -14,12 +14,13 @@ import {
   processEnv,
   readEnvironment,
 } from './config/index.ts';
-import type { IdpContext } from './context.ts';
+import type { EndedSession, IdpContext } from './context.ts';
 import { type Kek, kekReloader, loadKek } from './crypto/kek.ts';
 import type { KeyAuditSink } from './keys/audit.ts';
 import { openKeyProviders } from './keys/external.ts';
 import { keyManagerFromConfig } from './keys/from-config.ts';
 import type { KeyManager } from './keys/key-manager.ts';
+import { queueNotices } from './oidc/logout/outbox.ts';
 import { LoginLimiter } from './security/login-limiter.ts';
 import { openStorage } from './storage/open.ts';
 
@@ -48,6 +49,17 @@ export interface OpenedContext {
   kek: Kek;
   environment: EnvironmentSettings;
   close(): Promise<void>;
+}
+
+/** The logout notices of sessions ended here (a command's password change, passkey removal). */
+async function queueAll(ctx: IdpContext, sessions: readonly EndedSession[], warn: (m: string) => void) {
+  for (const session of sessions) {
+    try {
+      await queueNotices(ctx, session);
+    } catch (e) {
+      warn(`could not queue the back-channel logout notices of an ended session: ${(e as Error).message}`);
+    }
+  }
 }
 
 export async function openContext(config: Config, opts: OpenContextOptions): Promise<OpenedContext> {
@@ -97,6 +109,9 @@ export async function openContext(config: Config, opts: OpenContextOptions): Pro
       // Lockouts count failures from every instance on this store (login-limiter.ts).
       loginLimiter:
         opts.loginLimiter ?? new LoginLimiter(config.loginLimits, { store: storage.loginFailures }),
+      // Into the shared outbox, which a running server's sweep delivers; the server (server.ts)
+      // replaces this with its own deliveries, which also start at once.
+      sessionsEnded: (sessions) => queueAll(ctx, sessions, opts.warn),
     };
     return {
       ctx,

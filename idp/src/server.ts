@@ -37,7 +37,8 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
     // Node's 16 KiB default; the DPoP check then applies its own, smaller, per-proof limit.
     http: { maxHeaderSize: ctx.config.maxHeaderBytes },
     clientErrorHandler: headerOverflowAnswer(ctx.config.maxHeaderBytes),
-    trustProxy: false,
+    // Only the operator's proxies may name the client (X-Forwarded-For); it is what login limits count.
+    trustProxy: ctx.config.trustProxy.length > 0 ? [...ctx.config.trustProxy] : false,
     // Unknown parameters are ignored rather than rejected, as OAuth requires.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -75,6 +76,8 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   const signIn = new SignIn(ctx);
   const dpop = new Dpop(ctx, opts.dpopNonceKey ?? randomBytes(32));
   const backchannel = new BackchannelLogout(ctx, app.log);
+  // Sessions ended without a sign-out (a passkey removed here) are announced by this instance at once.
+  ctx.sessionsEnded = (sessions) => backchannel.sessionsEnded(sessions);
   app.decorate('backchannelLogout', backchannel);
   app.addHook('onReady', async () => backchannel.start());
   app.addHook('onClose', () => backchannel.close());

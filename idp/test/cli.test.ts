@@ -101,12 +101,23 @@ describe('pqid CLI (keys, clients)', () => {
     // With --yes it is created and published; a client of an algorithm that has a key needs no flag.
     const yes = await addClient(...ed448, '--yes');
     expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toMatch(
+      /^note: adding this client creates and activates a new oidc signing key for ML-DSA-87-Ed448 \(none exists yet\); it is published at once \(--yes\)$/m,
+    );
     await idp.ctx.keys.load();
     expect(
       idp.ctx.keys.list('oidc').filter((k) => k.alg === 'ML-DSA-87-Ed448' && k.status === 'active'),
     ).toHaveLength(1);
     const second = await addClient('--redirect-uri', 'https://b.example/cb', '--alg', 'ML-DSA-87-Ed448');
     expect(second.code, second.stderr).toBe(0);
+  });
+
+  it('clients add answers an unknown encryption alg with the choices', async () => {
+    const r = await addClient('--redirect-uri', 'https://e.example/cb', '--id-token-encryption', 'HPKE-99');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /id_token_encrypted_response_alg HPKE-99 is not a JWE algorithm this provider has; choose one of HPKE-0, .*\bHPKE-9\b.*\bRSA-OAEP-256\b/,
+    );
   });
 
   it('on a terminal, clients add asks before creating a key; "n" adds nothing', async (ctx) => {

@@ -86,6 +86,19 @@ describe('config', () => {
       /cannot read config file/,
     );
   });
+  it('trustProxy: addresses and CIDR ranges (no host names), from the file or PQID_TRUST_PROXY', () => {
+    const trustProxy = ['10.0.0.5', '10.1.0.0/16', 'fd00:5::/64', '::1'];
+    expect(loadConfig({ env: {}, overrides: { trustProxy } }).trustProxy).toEqual(trustProxy);
+    expect(loadConfig({ env: { PQID_TRUST_PROXY: '10.0.0.5, fd00:5::/64' } }).trustProxy).toEqual([
+      '10.0.0.5',
+      'fd00:5::/64',
+    ]);
+    for (const bad of [['proxy.internal'], ['10.0.0.0/33'], ['0x7f.1'], [''], '10.0.0.5', [3]])
+      expect(() => loadConfig({ env: {}, overrides: { trustProxy: bad as never } }), String(bad)).toThrow(
+        /trustProxy must be an array of IP addresses or CIDR ranges/,
+      );
+  });
+
   it('outbound.allow: host names, addresses and CIDR ranges, from the file or PQID_OUTBOUND_ALLOW', () => {
     expect(loadConfig({ env: {} }).outbound.allow).toEqual([]);
     const allow = ['keys.internal.example', '10.20.0.0/16', 'fd00:1::/64', '127.0.0.1'];
@@ -129,6 +142,7 @@ describe('config', () => {
     expect(loadConfig({ env: {}, cwd: '/srv' })).toEqual({
       port: 3000,
       host: '127.0.0.1',
+      trustProxy: [],
       issuer: 'http://localhost:3000',
       dataDir: '/srv/data',
       databaseUrl: 'sqlite:/srv/data/pqid.sqlite',
@@ -191,7 +205,7 @@ describe('config', () => {
       maxHeaderBytes: 32 * 1024,
       dpop: { maxProofBytes: 16 * 1024, iatWindow: 300, requireNonce: false, nonceLifetime: 300 },
       par: { required: false, requestUriLifetime: 60 },
-      registration: { mode: 'off' },
+      registration: { mode: 'off', maxPerAddress: 20, window: 3600 },
       resourceServers: {},
       backchannelLogout: { concurrency: 8, attempts: 3, timeout: 5, retryDelay: 1, sweepInterval: 30 },
       outbound: { allow: [] },

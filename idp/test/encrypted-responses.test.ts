@@ -25,7 +25,7 @@ import {
 } from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import * as jose from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
 import { metricsFor } from '../src/metrics.ts';
@@ -162,6 +162,23 @@ describe('encryption to and from clients', () => {
       keyManagementAlgorithms: ['HPKE-9'],
     });
     expect(JSON.parse(Buffer.from(plaintext).toString())).toMatchObject({ sub: claims.sub });
+  });
+
+  it('never answers userinfo in the clear when the client that asked for encryption cannot be read', async () => {
+    const res = await (await tokens('xwing')).redeem();
+    const bearer = { authorization: `Bearer ${res.json().access_token}` };
+    // The client is removed between the token check and the answer (another instance, the CLI).
+    const find = vi.spyOn(t.idp.ctx.clients, 'find').mockResolvedValueOnce(undefined);
+    try {
+      const ui = await app.inject({ url: '/userinfo', headers: bearer });
+      expect(ui.statusCode).toBe(401);
+      expect(ui.json()).toMatchObject({ error: 'invalid_token' });
+      expect(ui.body).not.toContain('"sub"');
+    } finally {
+      find.mockRestore();
+    }
+    const again = await app.inject({ url: '/userinfo', headers: bearer });
+    expect(again.headers['content-type']).toMatch(/^application\/jwt/);
   });
 
   it('encrypts the ID token of a refresh too', async () => {

@@ -1,6 +1,7 @@
 /** Brute-force protection of the login form: per account, per address, nothing about existence. */
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryFailureStore } from '../src/security/failure-store.ts';
 import {
   addressKey,
   GENERIC_LOGIN_ERROR,
@@ -62,6 +63,39 @@ describe('LoginLimiter (unit, fake clock)', () => {
     expect(await l.attempt({ username: 'fresh', address: '198.51.100.8' }, ok)).toMatchObject({ ok: true });
   });
 
+  it('attempts racing each other never check more passwords than the budget', async () => {
+    now = 3_000_000;
+    const store = new MemoryFailureStore();
+    const l = new LoginLimiter(limits, { now: () => now, store });
+    let checked = 0;
+    const slowBad = async () => {
+      checked++;
+      // The password check takes time (scrypt on the thread pool): the others arrive meanwhile.
+      await new Promise((r) => setTimeout(r, 5));
+      return undefined;
+    };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => l.attempt({ username: 'carol', address: '192.0.2.9' }, slowBad)),
+    );
+    // Which of them win depends on how their counts interleave; never more than the budget.
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(results.filter((r) => !r.ok && r.locked)).toHaveLength(20 - checked);
+    // Only the checked ones were counted; the refused were taken back.
+    expect(await store.recent('acct:carol', now, 60_000)).toHaveLength(checked);
+    now += 60_000;
+    expect(await l.attempt({ username: 'carol', address: '192.0.2.9' }, ok)).toMatchObject({ ok: true });
+  });
+
+  it('successes are taken back: they spend no budget of the address or the account', async () => {
+    now = 4_000_000;
+    const l = limiter();
+    const addr = '203.0.113.5';
+    for (let i = 0; i < 25; i++)
+      expect(await l.attempt({ username: `u${i % 3}`, address: addr }, ok)).toMatchObject({ ok: true });
+    for (let i = 0; i < 3; i++)
+      expect(await l.attempt({ username: 'dan', address: addr }, bad)).toMatchObject({ locked: false });
+  });
+
   it('counts IPv6 clients per /64 and IPv4-mapped addresses as IPv4', () => {
     expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:0db8:0001:0002:ffff:1:2:3'));
     expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
@@ -80,7 +114,7 @@ describe('login form under brute force (inject)', () => {
   afterAll(async () => t?.close());
 
   /** Start a sign-in and return a function that posts credentials to its login form. */
-  async function loginForm() {
+  async function loginForm(app = t.idp.app) {
     const { challenge } = pkce();
     const q = new URLSearchParams({
       client_id: 'demo-client',
@@ -90,13 +124,13 @@ describe('login form under brute force (inject)', () => {
       code_challenge: challenge,
       code_challenge_method: 'S256',
     });
-    const r1 = await t.idp.app.inject({ method: 'GET', url: `/authorize?${q}` });
+    const r1 = await app.inject({ method: 'GET', url: `/authorize?${q}` });
     const loginUrl = r1.headers.location as string;
     const cookie = cookieHeader(r1.cookies);
-    const page = await t.idp.app.inject({ method: 'GET', url: loginUrl, headers: { cookie } });
+    const page = await app.inject({ method: 'GET', url: loginUrl, headers: { cookie } });
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
     return (username: string, password: string) =>
-      t.idp.app.inject({
+      app.inject({
         method: 'POST',
         url: `${loginUrl}/login`,
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
@@ -127,6 +161,22 @@ describe('login form under brute force (inject)', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const ok = await post('demo', 'demo');
     expect(ok.statusCode).toBe(303);
+  });
+
+  it('wrong passwords sent all at once: at most the budget of them is checked, the rest are refused unchecked', async () => {
+    // A window no burst outlasts, however loaded the machine: failures must not age out mid-burst.
+    const long = await startTestIdp({
+      loginLimits: { window: 600, maxFailuresPerAccount: 3, maxFailuresPerAddress: 100 },
+    });
+    try {
+      const post = await loginForm(long.idp.app);
+      const answers = await Promise.all(Array.from({ length: 12 }, () => post('demo', 'wrong')));
+      const checked = answers.filter((r) => r.statusCode === 401).length;
+      expect(checked).toBeLessThanOrEqual(3);
+      expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(12 - checked);
+    } finally {
+      await long.close();
+    }
   });
 
   it('an unknown username goes through exactly the same answers (no account enumeration)', async () => {

@@ -4,7 +4,17 @@
  * session lets the sign-out skip the confirmation page (otherwise anyone holding some token could
  * sign a victim out: logout CSRF). Each hint below breaks one condition; the rest of it is valid.
  */
-import { generateKeyPair, importJWK, type JwtClaims, type PrivateKey, signJwt } from '@pqid/jose';
+import {
+  encryptJwt,
+  generateEncryptionKeyPair,
+  generateKeyPair,
+  importEncryptionKey,
+  importJWK,
+  type Jwk,
+  type JwtClaims,
+  type PrivateKey,
+  signJwt,
+} from '@pqid/jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerClient } from '../src/app.ts';
@@ -147,6 +157,37 @@ describe('RP-initiated logout: id_token_hint', () => {
     expect(r.statusCode, r.body).toBe(303);
     expect(r.headers.location).toBe(`${AFTER}?state=pq`);
     expect(await stillSignedIn(me.cookie)).toBe(false);
+  });
+
+  it('an ID token re-encrypted to the provider’s key is a hint (§2); one encrypted to the RP is refused, saying what to send', async () => {
+    const me = await signIn();
+    const published = t.idp.ctx.keys.jwks().keys.find((k) => k.use === 'enc' && k.alg === 'HPKE-9') as Jwk;
+    const toProvider = await encryptJwt(me.id_token, await importEncryptionKey(published));
+    const r = await endSession(
+      { id_token_hint: toProvider, post_logout_redirect_uri: AFTER, state: 'bye' },
+      me.cookie,
+    );
+    expect(r.statusCode, r.body).toBe(303);
+    expect(r.headers.location).toBe(`${AFTER}?state=bye`);
+    expect(await stillSignedIn(me.cookie)).toBe(false);
+
+    // The JWE the provider sent an RP that asked for encrypted ID tokens: only the RP can open it.
+    const other = await signIn();
+    const rpKey = await generateEncryptionKeyPair('HPKE-9');
+    const toRp = await encryptJwt(other.id_token, await importEncryptionKey(rpKey.publicJwk));
+    await expectRefused(
+      toRp,
+      other.cookie,
+      /encrypted, but not to a key of this provider: send the signed ID token/,
+    );
+    // Encryption vouches for nothing: a token this provider did not sign, encrypted to it.
+    const stranger = (await importJWK((await generateKeyPair('ES256')).privateJwk)) as PrivateKey;
+    const forged = await signJwt({ ...other.claims }, stranger, { typ: 'JWT', issuedAt: false });
+    await expectRefused(
+      await encryptJwt(forged, await importEncryptionKey(published)),
+      other.cookie,
+      /not a valid ID token/,
+    );
   });
 
   it('an expired hint still identifies the session (§2: exp need not be in the future)', async () => {

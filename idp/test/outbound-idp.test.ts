@@ -1,9 +1,9 @@
 /**
- * The provider's own requests for clients — their `jwks_uri` (private_key_jwt) and their
- * `backchannel_logout_uri` — under the outbound policy: a dynamically registered client cannot
- * make the provider reach loopback, private or link-local addresses, neither by registering
- * such a URL nor by a name that resolves there later; the operator's `outbound.allow` is the
- * exception. The relying party is a real server on 127.0.0.1. Every provider here connects
+ * The provider's own requests for clients — their `jwks_uri` (private_key_jwt, and the keys ID
+ * tokens are encrypted to) and their `backchannel_logout_uri` — under the outbound policy: a
+ * dynamically registered client cannot make the provider reach loopback, private or link-local
+ * addresses, neither by registering such a URL nor by a name that resolves there later; the
+ * operator's `outbound.allow` is the exception. The relying party is a real server on 127.0.0.1. Every provider here connects
  * through a gate that lets only loopback addresses through and records what it was asked
  * for, and resolves names with a fixed table (no real DNS).
  */
@@ -190,6 +190,36 @@ describe('requests the provider makes for clients', () => {
       const t = await assertionToken(idp, r.json().client_id);
       expect(t.statusCode).toBe(401);
       expect(t.json().error).toBe('invalid_client');
+      expect(dialed).toEqual([]);
+    });
+
+    it('fetches the key it encrypts ID tokens to under the same rule: a private address is never dialed', async () => {
+      const r = await register(idp, {
+        redirect_uris: [RP],
+        jwks_uri: 'https://keys.rp.test/jwks',
+        id_token_encrypted_response_alg: 'HPKE-9',
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      const { client_id, client_secret } = r.json();
+      const { verifier, challenge } = pkce();
+      const login = await browserLogin(idp.app, {
+        client_id,
+        redirect_uri: RP,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+      dialed.length = 0;
+      const t = await redeemCode(idp.app, login.location, RP, {
+        verifier,
+        headers: { authorization: basicAuth(client_id, client_secret) },
+      });
+      // keys.rp.test resolves to 10.1.2.3: no ID token, in the clear or otherwise, and no packet.
+      expect(t.statusCode).toBe(400);
+      expect(t.json().error).toBe('invalid_client_metadata');
+      expect(t.json().error_description).toMatch(/jwks_uri could not be fetched: .*10\.1\.2\.3/);
+      expect(t.json().id_token).toBeUndefined();
       expect(dialed).toEqual([]);
     });
   });

@@ -531,4 +531,58 @@ describe('dynamic client registration (inject)', () => {
       await off.close();
     }
   });
+  it('open mode: a budget of requests per address, counted in the shared store, refused ones not counted; token mode has none', async () => {
+    const limits = { maxPerAddress: 3, window: 60 };
+    const open = await startTestIdp({ registration: { mode: 'open', ...limits } });
+    const token = 'initial-access-token-0123456789';
+    const withToken = await startTestIdp({
+      registration: { mode: 'token', initialAccessToken: token, ...limits },
+    });
+    try {
+      const register = (app: FastifyInstance, address: string, body: unknown, bearer?: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/register',
+          remoteAddress: address,
+          headers: {
+            'content-type': 'application/json',
+            ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+          },
+          payload: JSON.stringify(body),
+        });
+      const a = open.idp.app;
+      // Bad metadata spends the budget too: validating it is the work being limited.
+      const statuses = [
+        (await register(a, '203.0.113.7', { redirect_uris: ['http://evil.example/cb'] })).statusCode,
+        (await register(a, '203.0.113.7', { redirect_uris: [RP] })).statusCode,
+        (await register(a, '203.0.113.7', { redirect_uris: [RP] })).statusCode,
+      ];
+      expect(statuses).toEqual([400, 201, 201]);
+      const refused = await register(a, '203.0.113.7', { redirect_uris: [RP] });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      // IPv6 per /64: another host of the same /64 shares the budget, another address has its own.
+      for (let i = 0; i < 3; i++)
+        expect((await register(a, `2001:db8:5:6::${i + 1}`, { redirect_uris: [RP] })).statusCode).toBe(201);
+      expect((await register(a, '2001:db8:5:6:ffff::9', { redirect_uris: [RP] })).statusCode).toBe(429);
+      expect((await register(a, '198.51.100.2', { redirect_uris: [RP] })).statusCode).toBe(201);
+      // The count lives in the store: it is one budget for every instance using it.
+      const stored = await open.idp.ctx.storage.loginFailures.recent(
+        'register:ip:203.0.113.7',
+        Date.now(),
+        60_000,
+      );
+      expect(stored).toHaveLength(3);
+      // With an initial access token, the operator's, there is no per-address budget.
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await register(withToken.idp.app, '203.0.113.7', { redirect_uris: [RP] }, token)).statusCode,
+        ).toBe(201);
+    } finally {
+      await open.close();
+      await withToken.close();
+    }
+  });
 });

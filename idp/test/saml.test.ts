@@ -367,6 +367,73 @@ describe('refusals: error page, never a redirect', () => {
   });
 });
 
+describe('KeyInfo with the key name only (an SP registered with keyInfo: keyName)', () => {
+  const NAMED = 'https://named-sp.example.test/metadata';
+  beforeAll(async () => {
+    await register({
+      entityId: NAMED,
+      sloUrl: 'https://named-sp.example.test/slo',
+      signatureAlgorithm: 'ML-DSA-65',
+      keyInfo: 'keyName',
+    });
+  });
+
+  it('names the key the metadata lists instead of sending its certificate, in the Response, the Assertion and a LogoutResponse', async () => {
+    const login = await samlLogin(t.idp.app, ssoUrl(authnRequestXml({ issuer: NAMED })));
+    const xml = responseOf(login.body);
+    expect(xml).not.toContain('X509Certificate');
+    const names = [...xml.matchAll(/<ds:KeyInfo><ds:KeyName>([^<]+)<\/ds:KeyName><\/ds:KeyInfo>/g)].map(
+      (m) => m[1],
+    );
+    expect(names).toHaveLength(2);
+    // The name is the metadata's KeyName for the certificate the SP pins.
+    const { xml: metadata } = await metadataCerts();
+    const descriptor = new RegExp(
+      `<ds:KeyName>${names[0]}</ds:KeyName><ds:X509Data><ds:X509Certificate>([^<]+)<`,
+    ).exec(metadata);
+    const cert = descriptor?.[1];
+    if (!cert) throw new Error('no KeyDescriptor in the metadata names the key');
+    const v = verifySamlResponse(xml, {
+      trustedCertificates: [cert],
+      allowedAlgorithms: ['ML-DSA-65'],
+      wantResponseSigned: true,
+      wantAssertionSigned: true,
+    });
+    expect(v.nameId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The same Response for an SP registered with the certificate is larger by both copies of it
+    // (less a few bytes: the two SPs' entity IDs and the KeyName differ in length).
+    const full = responseOf((await samlLogin(t.idp.app, ssoUrl(authnRequestXml()))).body);
+    expect(full.length - xml.length).toBeGreaterThan(2 * cert.length - 100);
+
+    const sessionIndex = /SessionIndex="([^"]+)"/.exec(xml)?.[1] as string;
+    const out = await t.idp.app.inject({
+      method: 'POST',
+      url: '/saml/slo',
+      headers: { cookie: login.session, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        SAMLRequest: Buffer.from(
+          logoutRequestXml({
+            issuer: NAMED,
+            nameId: v.nameId as string,
+            format: NAMEID_FORMAT.persistent,
+            sessionIndex,
+          }),
+        ).toString('base64'),
+      }).toString(),
+    });
+    const logout = Buffer.from(formFields(out.body).fields.SAMLResponse as string, 'base64').toString();
+    expect(logout).toContain(`<ds:KeyName>${names[0]}</ds:KeyName>`);
+    expect(logout).not.toContain('X509Certificate');
+    verifyXml(logout, { trustedCertificates: [cert], allowedAlgorithms: ['ML-DSA-65'] });
+  });
+
+  it('an unknown KeyInfo form is refused at registration', async () => {
+    await expect(
+      register({ entityId: 'https://odd.example.test/metadata', keyInfo: 'thumbprint' as never }),
+    ).rejects.toThrow(/keyInfo must be one of certificate, keyName/);
+  });
+});
+
 describe('SLO', () => {
   it('ends the session and posts a signed LogoutResponse to the registered SLO URL', async () => {
     const login = await samlLogin(t.idp.app, ssoUrl(authnRequestXml()));
@@ -437,5 +504,7 @@ describe('sizes', () => {
     expect(by['ML-DSA-87']?.postFormBytes).toBeGreaterThan(by.RS256?.postFormBytes ?? Infinity);
     expect(by['ML-DSA-44']?.signatureBytes).toBe(2420);
     expect(by.ES256?.signatureBytes).toBe(64);
+    // Without the two certificates (an ML-DSA-87 root's signature in each) the Response shrinks.
+    for (const r of rows) expect(r.responseXmlKeyNameBytes).toBeLessThan(r.responseXmlBytes - 2000);
   });
 });

@@ -13,7 +13,7 @@ import { registerClient } from '../src/app.ts';
 import { ClientError } from '../src/clients/clients.ts';
 import { reportedAcr, requiredAcr } from '../src/oidc/authorization/acr.ts';
 import type { AuthRequest } from '../src/oidc/authorization/request.ts';
-import { classRefFor, requiredClass } from '../src/saml/authn-context.ts';
+import { classRefFor, requiredClass, requiredClassFor } from '../src/saml/authn-context.ts';
 import { SamlCertificates } from '../src/saml/certificates.ts';
 import { AUTHN_CONTEXT, STATUS } from '../src/saml/constants.ts';
 import { registerSamlSp } from '../src/saml/sps.ts';
@@ -452,6 +452,49 @@ describe('SAML: RequestedAuthnContext and AuthnContextClassRef', () => {
     expect(response(again.body)).toMatchObject({ status: STATUS.responder, subStatus: STATUS.noPassive });
   });
 
+  it("the SP's registered minimum: a request for less, or none, still needs the passkey; the floor holds for a session too", async () => {
+    const FLOOR_SP = 'https://mfa-only-sp.example.test/metadata';
+    const FLOOR_ACS = 'https://mfa-only-sp.example.test/acs';
+    await registerSamlSp(t.idp.ctx, {
+      entityId: FLOOR_SP,
+      acsUrls: [FLOOR_ACS],
+      signatureAlgorithm: 'ML-DSA-65',
+      minimumAuthnContext: AUTHN_CONTEXT.refedsMfa,
+    });
+    const floorSso = (o: Parameters<typeof authnRequestXml>[0] = {}) =>
+      `/saml/sso?SAMLRequest=${encodeURIComponent(redirectParam(authnRequestXml({ issuer: FLOOR_SP, acs: FLOOR_ACS, ...o })))}`;
+    const u = await user(true);
+    for (const asked of [
+      undefined,
+      { classRefs: [AUTHN_CONTEXT.password], comparison: 'minimum' as const },
+    ]) {
+      const jar = new Jar();
+      const login = await startSignIn(app, jar, floorSso(asked ? { authnContext: asked } : {}));
+      const afterPassword = await password(app, jar, login, u.username, u.pw);
+      const second = await openInteraction(app, jar, afterPassword.headers.location as string);
+      expect(second.html).toContain('Confirm with your passkey');
+      const r = await passkey(app, jar, second, u.authenticator);
+      expect(await finish(jar, r)).toMatchObject({
+        status: STATUS.success,
+        classRef: AUTHN_CONTEXT.refedsMfa,
+      });
+    }
+    // A password session that serves the plain SP at once gets nothing from this one without the passkey.
+    const jar = new Jar();
+    const r = await password(app, jar, await startSignIn(app, jar, sso()), u.username, u.pw);
+    expect(await finish(jar, r)).toMatchObject({ status: STATUS.success });
+    const passive = await get(app, jar, floorSso({ isPassive: true }));
+    expect(response(passive.body)).toMatchObject({ status: STATUS.responder, subStatus: STATUS.noPassive });
+    // A floor this IdP cannot reach is refused at registration.
+    await expect(
+      registerSamlSp(t.idp.ctx, {
+        entityId: 'https://kerberos-sp.example.test/metadata',
+        acsUrls: [FLOOR_ACS],
+        minimumAuthnContext: 'urn:oasis:names:tc:SAML:2.0:ac:classes:Kerberos',
+      }),
+    ).rejects.toThrow(/minimumAuthnContext must be a class this IdP can reach/);
+  });
+
   it('classes this IdP does not know: NoAuthnContext at once, without a login page', async () => {
     const r = await get(
       app,
@@ -522,6 +565,12 @@ describe('SAML: RequestedAuthnContext and AuthnContextClassRef', () => {
     expect(requiredClass(rac('better', RM))).toBe('impossible');
     expect(requiredClass(rac('better', P))).toBe(MFA);
     expect(requiredClass(rac('minimum', 'urn:x', P))).toBe(ONE);
+    // An SP's floor raises what a request asks, never lowers it; an impossible request stays so.
+    expect(requiredClassFor(undefined, RM)).toBe(MFA);
+    expect(requiredClassFor(rac('minimum', P), RM)).toBe(MFA);
+    expect(requiredClassFor(rac('minimum', RM), P)).toBe(MFA);
+    expect(requiredClassFor(rac('exact', 'urn:x'), RM)).toBe('impossible');
+    expect(requiredClassFor(undefined, undefined)).toBeUndefined();
     expect(requiredClass(rac('exact', 'urn:x'))).toBe('impossible');
     // pqid's own URNs may be asked for by name.
     expect(classRefFor(mfa, rac('exact', MFA), true)).toBe(MFA);

@@ -229,6 +229,14 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
         t + 8,
         t + 9,
       ]);
+      // One of two failures at the same instant goes; the other, and the rest, stay.
+      await storage.loginFailures.add('acct:alice', t + 9, w);
+      await other.loginFailures.remove('acct:alice', t + 9);
+      expect(await storage.loginFailures.recent('acct:alice', t + 10, w)).toEqual(
+        Array.from({ length: 10 }, (_, i) => t + i),
+      );
+      await other.loginFailures.remove('acct:alice', t + 123);
+      expect(await storage.loginFailures.recent('acct:alice', t + 10, w)).toHaveLength(10);
       await other.loginFailures.clear('acct:alice');
       expect(await storage.loginFailures.recent('acct:alice', t + 10, w)).toEqual([]);
       expect(await storage.loginFailures.recent('ip:192.0.2.1', t + 10, w)).toEqual([t]);

@@ -1,9 +1,12 @@
 /**
- * `pqid users add|list|passwd` against the store running servers use, on SQLite and PostgreSQL:
- * a changed password ends the user's sessions and revokes their refresh and access tokens (stored
- * and stateless) on a second instance sharing the store, clears the account's lockout and keeps
- * its passkeys; the old password is refused at the login form and the new one accepted; the
- * password appears in no output; the errors are typed, with exit codes and no stack trace.
+ * `pqid users add|list|passwd|remove` against the store running servers use, on SQLite and
+ * PostgreSQL: a changed password ends the user's sessions and revokes their refresh and access
+ * tokens (stored and stateless) on a second instance sharing the store, clears the account's
+ * lockout and keeps its passkeys; the old password is refused at the login form and the new one
+ * accepted; a removed user signs in with neither password nor passkey, loses every session,
+ * token, passkey and consent on both instances, and comes back under the same name as a new
+ * subject; the password appears in no output; the errors are typed, with exit codes and no stack
+ * trace.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,9 +19,23 @@ import { createIdp, type Idp } from '../src/app.ts';
 import { firstLine } from '../src/cli/password-input.ts';
 import { runCli } from '../src/cli/run.ts';
 import { users } from '../src/cli/users.ts';
+import { passkeysOf } from '../src/signin/passkeys/credentials.ts';
 import { basicAuth, captureOutput, DEMO_REDIRECT, KEK, redeemCode, tempDir, testConfig } from './helpers.ts';
-import { demoAuthorize, get, Jar, password, pastConsent, refreshes, startSignIn } from './passkey-helpers.ts';
+import {
+  demoAuthorize,
+  enrolFirstPasskey,
+  get,
+  Jar,
+  ORIGIN,
+  passkey,
+  passkeyTokens,
+  password,
+  pastConsent,
+  refreshes,
+  startSignIn,
+} from './passkey-helpers.ts';
 import { freshStores } from './storage-pg.ts';
+import { SoftAuthenticator } from './webauthn-authenticator.ts';
 
 const cleanups: Array<() => void> = [];
 const { engines, dispose } = freshStores('pqid_pw');
@@ -178,6 +195,64 @@ for (const [engine, fresh] of engines) {
         expect(await refreshes(a.app, three.tokens.refresh_token)).toBe(false);
       });
 
+      it('remove: no more sign-ins; sessions, tokens, passkeys and consents end on the other instance; the name comes back as a new subject', async () => {
+        expect((await pqid(`${OLD}\n`, 'users', 'add', 'frank')).code).toBe(0);
+        const account = await a.ctx.accounts.findByUsername('frank');
+        if (!account) throw new Error('frank was not added');
+        const byPassword = await signIn(a.app, 'frank', OLD);
+        const authenticator = new SoftAuthenticator({ origin: ORIGIN });
+        const enrolled = await enrolFirstPasskey(a, account, OLD, authenticator, 'ML-DSA-65');
+        expect(enrolled.headers.location).toBe('/account?done=added');
+        const byPasskey = await passkeyTokens(b.app, authenticator);
+        expect(await userinfo(a.app, byPasskey.tokens.access_token)).toBe(200);
+        const demo = await signIn(a.app, 'demo', 'demo');
+
+        const r = await pqid('', 'users', 'remove', 'frank', '--json');
+        expect(r.code, r.stderr).toBe(0);
+        // Three sessions (the client's, the account page's, the passkey's), two grants, one
+        // passkey, the one consent to offline_access for the demo client.
+        expect(JSON.parse(r.stdout)).toEqual({
+          username: 'frank',
+          sub: account.sub,
+          sessions: 3,
+          grants: 2,
+          passkeys: 1,
+          consents: 1,
+        });
+        const line = JSON.parse(r.stderr.trim().split('\n').at(-1) as string);
+        expect(line).toMatchObject({
+          audit: 'accounts',
+          op: 'account.remove',
+          username: 'frank',
+          passkeys: 1,
+        });
+
+        for (const app of [b.app, a.app]) {
+          for (const { jar, tokens } of [byPassword, byPasskey]) {
+            expect(await hasSession(app, jar)).toBe(false);
+            expect(await refreshes(app, tokens.refresh_token)).toBe(false);
+            expect(await userinfo(app, tokens.access_token)).toBe(401);
+          }
+          expect(await loginStatus(app, 'frank', OLD)).toBe(401);
+          const jar = new Jar();
+          const { url } = demoAuthorize();
+          expect(
+            (await passkey(app, jar, await startSignIn(app, jar, url), authenticator)).statusCode,
+          ).not.toBe(303);
+        }
+        expect(await passkeysOf(a.ctx).list(account.sub)).toEqual([]);
+        expect(await hasSession(b.app, demo.jar)).toBe(true);
+        expect(await refreshes(b.app, demo.tokens.refresh_token)).toBe(true);
+
+        // The name again: a new subject, asked for consent afresh, with a working password.
+        expect((await pqid(`${NEW}\n`, 'users', 'add', 'frank')).code).toBe(0);
+        const again = await b.ctx.accounts.findByUsername('frank');
+        expect(again?.sub).toBeDefined();
+        expect(again?.sub).not.toBe(account.sub);
+        expect(await loginStatus(b.app, 'frank', NEW)).toBe(303);
+        expect((await pqid('', 'users', 'remove', 'nobody')).stderr).toContain('ERR_NO_SUCH_USER');
+      });
+
       it('clears the sign-in lockout', async () => {
         expect((await pqid(`${OLD}\n`, 'users', 'add', 'dave')).code).toBe(0);
         for (let i = 0; i < LIMITS.maxFailuresPerAccount; i++)
@@ -242,6 +317,31 @@ describe('pqid users: errors', () => {
     }
   });
 
+  it('a code issued before its user was removed is refused at the token endpoint', async () => {
+    const idp = await createIdp(testConfig(t.dir), { env: { PQID_KEK: KEK }, warn: () => {} });
+    try {
+      const account = await idp.ctx.accounts.create({ username: 'gina', password: OLD });
+      const jar = new Jar();
+      const { url, verifier } = demoAuthorize();
+      const r = await password(idp.app, jar, await startSignIn(idp.app, jar, url), 'gina', OLD);
+      const location = new URL(await pastConsent(idp.app, jar, r.headers.location as string));
+      expect(location.searchParams.get('code')).toBeTruthy();
+      // The account alone, as a removal that found no record of this sign-in would leave it.
+      await idp.ctx.accounts.remove(account.sub);
+      const token = await redeemCode(idp.app, location, DEMO_REDIRECT, {
+        verifier,
+        headers: { authorization: basicAuth('demo-client', 'demo-secret') },
+      });
+      expect(token.statusCode).toBe(400);
+      expect(token.json()).toMatchObject({
+        error: 'invalid_grant',
+        error_description: 'the account no longer exists',
+      });
+    } finally {
+      await idp.close();
+    }
+  });
+
   it('usage: no password on stdin, a password as an argument, unknown subcommands (exit 2)', async () => {
     const empty = await pqid('', 'users', 'passwd', 'erin');
     expect(empty.code).toBe(2);
@@ -251,6 +351,8 @@ describe('pqid users: errors', () => {
     expect(argv.stderr).toContain('users passwd takes one USERNAME');
     expect(argv.stderr).not.toContain(NEW);
     expect((await pqid('', 'users', 'rename')).code).toBe(2);
+    expect((await pqid('', 'users', 'remove')).code).toBe(2);
+    expect((await pqid('', 'users', 'remove', 'erin', 'more')).code).toBe(2);
     expect((await pqid('', 'users', 'passwd', 'erin', '--password', NEW)).code).toBe(2);
     const help = await pqid('', 'users', '--help');
     expect(help.code).toBe(0);

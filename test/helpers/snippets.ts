@@ -196,6 +196,11 @@ export function shellProblems(repo: string, code: string): string[] {
     const words = (cd ? (cd[2] as string) : command).split(/\s+/);
     // environment assignments before the command (X=1 npm start) are not the command
     while (words.length && /^[A-Za-z_]\w*=/.test(words[0] as string)) words.shift();
+    // The `pqid` bin is on no PATH a reader has: in the repository it is `npx pqid`. (A part
+    // with an odd number of quotes was cut inside a quoted string at a `|`: not a command.)
+    const quotes = (command.match(/'/g) ?? []).length;
+    if (words[0] === 'pqid' && quotes % 2 === 0)
+      problems.push(`${command}: pqid is not on PATH: write npx pqid`);
     const npmAt = words.indexOf('npm');
     if (npmAt >= 0) {
       const args = words.slice(npmAt + 1);

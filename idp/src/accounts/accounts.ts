@@ -52,6 +52,11 @@ export class Accounts {
     return updated;
   }
 
+  /** Delete the account stored under `sub`; what it signed in is taken back by the caller. */
+  async remove(sub: string): Promise<void> {
+    await this.#store.destroy(sub);
+  }
+
   /** Every account, oldest first: for an operator's listing. */
   async list(): Promise<Account[]> {
     return (await this.#store.list()).map((r) => r.payload);

@@ -59,8 +59,8 @@ ${wrapList(hotPathAlgorithms(false), 30)}
                               (e.g. HPKE-9: X-Wing; ECDH-ES+A256KW,A256GCM); needs --jwks or --jwks-uri
   --userinfo-encryption ALG[,ENC]   encrypt userinfo answers the same way
   --introspection-encryption ALG[,ENC]   RFC 9701: introspection answers as signed, then encrypted JWTs
-  --request-object-encryption ALG[,ENC]   the only alg (and enc) accepted on request objects it
-                              encrypts to the IdP (one of keys.encryptionAlgs)
+  --request-object-encryption ALG[,ENC]   the alg (and enc) it says it encrypts request objects
+                              with, one of keys.encryptionAlgs; declarative: any of those is accepted
                               ENC defaults to A128CBC-HS256; HPKE-n (Integrated Encryption) has none
   --backchannel-logout-uri URL  where logout tokens are POSTed
   --frontchannel-logout-uri URL  loaded in an iframe when the user signs out (iss and sid appended;

@@ -2,10 +2,11 @@
  * A command that would create and activate a signing key as a side effect (a client or SP whose
  * algorithm has no key yet) says so first: the key is published at once and signs from then on,
  * which an operator should decide, not discover. On a terminal it asks; elsewhere (scripts, CI)
- * it needs `--yes` and says so. Declined, nothing changes (exit 1).
+ * it needs `--yes` and says so; with `--yes` it still says what it does. Declined, nothing changes
+ * (exit 1).
  */
 import { createInterface } from 'node:readline/promises';
-import { CliError, UsageError } from './common.ts';
+import { CliError, err, UsageError } from './common.ts';
 
 /** What the question is about: the algorithms without a key, and which set they would join. */
 export interface NewKeys {
@@ -20,8 +21,10 @@ const describe = ({ algs, set, doing }: NewKeys): string =>
 
 /** Resolves when the operator agreed (`--yes`, or "y" on a terminal); else a usage error naming the flag. */
 export async function confirmNewKeys(keys: NewKeys, yes: boolean): Promise<void> {
-  if (yes || keys.algs.length === 0) return;
+  if (keys.algs.length === 0) return;
   const what = describe(keys);
+  // Agreed in advance: still say what happens, where the client's JSON is not.
+  if (yes) return err(`note: ${what} (--yes)`);
   if (process.stdin.isTTY && process.stderr.isTTY) {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let answer: string;

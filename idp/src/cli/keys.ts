@@ -47,6 +47,7 @@ rotate   publish a new key for ALG in the oidc and saml sets that have one (defa
          retired one still decrypts until it leaves /jwks).
          A new key starts signing after keys.prepublish seconds (default 3600), so relying
          parties that cache the JWKS or metadata see it first; the old key then retires.
+         The first key of an algorithm in a set has nothing to replace and signs at once.
          --now activates at once (a compromised key; what it signed stays verifiable until
          it expires). Instances sharing the store rotate under one lock: a second rotation of
          the same algorithm finds the first one's next key and is refused.

@@ -9,7 +9,15 @@ import {
 } from '../policy/algorithms.ts';
 import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from '../saml/constants.ts';
 import { parseSpMetadata } from '../saml/sp-metadata.ts';
-import { registerSamlSp, type SamlSpInput, SamlSps, SIGN_WHAT, type SignWhat } from '../saml/sps.ts';
+import {
+  KEY_INFO_FORMS,
+  type KeyInfoForm,
+  registerSamlSp,
+  type SamlSpInput,
+  SamlSps,
+  SIGN_WHAT,
+  type SignWhat,
+} from '../saml/sps.ts';
 import { mapErrors, parse } from './args.ts';
 import { CliError, type Command, json, out, table, UsageError, unknownSubcommand } from './common.ts';
 import { confirmNewKeys } from './confirm.ts';
@@ -28,6 +36,13 @@ add options:
                           (${SAML_SLOW_SIGNING_ALGS.join(', ')} only with keys.allowSlhDsaHotPath)
                           (default: saml.defaultAlg, ML-DSA-65). SPs that cannot verify ML-DSA: RS256.
   --sign WHAT             response | assertion | both (default both)
+  --key-info FORM         certificate | keyName: what KeyInfo carries in our signatures (default
+                          certificate). keyName sends only the key's id, the KeyName in our
+                          metadata, and saves the certificate's kilobytes in every Response; for
+                          SPs that take the IdP certificate from the metadata (most do)
+  --min-authn-context C   an AuthnContextClassRef every sign-in for this SP must reach, whatever
+                          its requests ask, e.g. https://refeds.org/profile/mfa (a passkey);
+                          refused at registration if this IdP cannot reach it
   --name-id-format F      ${NAMEID_FORMAT_NAMES.join(' | ')} (default: from metadata, else persistent)
   --name NAME             shown on the login page
   --json                  print the registration as JSON
@@ -65,6 +80,8 @@ const OPTIONS = {
   certificate: { type: 'string' },
   alg: { type: 'string' },
   sign: { type: 'string' },
+  'key-info': { type: 'string' },
+  'min-authn-context': { type: 'string' },
   'name-id-format': { type: 'string' },
   name: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -82,6 +99,9 @@ async function add(values: Values, cli: { configFile: string | undefined }): Pro
     );
   if (values.sign !== undefined && !SIGN_WHAT.includes(values.sign as SignWhat))
     throw new UsageError(`--sign must be one of ${SIGN_WHAT.join(', ')}`);
+  const keyInfo = values['key-info'];
+  if (keyInfo !== undefined && !KEY_INFO_FORMS.includes(keyInfo as KeyInfoForm))
+    throw new UsageError(`--key-info must be one of ${KEY_INFO_FORMS.join(', ')}`);
   const fmt = values['name-id-format'];
   if (fmt !== undefined && !NAMEID_FORMAT_NAMES.includes(fmt as NameIdFormatName))
     throw new UsageError(`--name-id-format must be one of ${NAMEID_FORMAT_NAMES.join(', ')}`);
@@ -97,6 +117,8 @@ async function add(values: Values, cli: { configFile: string | undefined }): Pro
     if (values.certificate) input.certificate = await readFile(values.certificate, 'utf8');
     if (values.alg) input.signatureAlgorithm = values.alg as SamlSpInput['signatureAlgorithm'];
     if (values.sign) input.sign = values.sign as SignWhat;
+    if (keyInfo) input.keyInfo = keyInfo as KeyInfoForm;
+    if (values['min-authn-context']) input.minimumAuthnContext = values['min-authn-context'];
     if (fmt) input.nameIdFormat = fmt as NameIdFormatName;
     if (values.name) input.name = values.name;
     return withCli({ ...cli, withKeys: true }, async (ctx) => {
@@ -137,11 +159,12 @@ export const samlSps: Command = {
       else
         out(
           table(
-            ['entityId', 'alg', 'sign', 'nameId', 'signed requests', 'ACS'],
+            ['entityId', 'alg', 'sign', 'keyInfo', 'nameId', 'signed requests', 'ACS'],
             list.map((s) => [
               s.entityId,
               s.signatureAlgorithm,
               s.sign,
+              s.keyInfo ?? 'certificate',
               s.nameIdFormat,
               s.certificate ? 'yes' : 'no',
               s.acsUrls.join(' '),

@@ -1,12 +1,15 @@
 /**
- * `pqid users add|list|passwd`: an operator's accounts. Passwords are never taken from the
- * command line (password-input.ts). A changed password ends every session the account signed
- * in and revokes every grant issued in them, on every instance (signin/password-change.ts).
+ * `pqid users add|list|passwd|remove`: an operator's accounts. Passwords are never taken from
+ * the command line (password-input.ts). A changed password ends every session the account signed
+ * in and revokes every grant issued in them, on every instance (signin/password-change.ts); a
+ * removal does that and takes the passkeys and consents too (signin/account-removal.ts).
  * Works on the server's storage, running or not. Every change writes an audit line (JSON, on
  * stderr) that names the account and what was taken back, never the password.
  */
 import { checkPassword } from '../accounts/password-policy.ts';
 import { actor } from '../keys/audit.ts';
+import { forgetConsents } from '../oidc/authorization/consent.ts';
+import { removeAccount } from '../signin/account-removal.ts';
 import { changePassword, NoSuchUser } from '../signin/password-change.ts';
 import { withLock } from '../storage/lock.ts';
 import { mapErrors, parse } from './args.ts';
@@ -18,6 +21,7 @@ const HELP = `Usage:
   pqid users add USERNAME [--name NAME] [--email EMAIL [--email-verified]]
   pqid users list [--json]
   pqid users passwd USERNAME [--json]
+  pqid users remove USERNAME [--json]
 
 add      create an account; its password is asked twice on a terminal, or read from stdin's
          first line (printf '%s\\n' "$PASSWORD" | pqid users add alice)
@@ -25,8 +29,12 @@ list     the accounts: username, subject (sub), name, email
 passwd   set a new password, taken the same way; every browser session the user signed in ends
          and every grant (refresh and access tokens) issued in them is revoked, on every
          instance, and the account's sign-in lockout is cleared. Passkeys stay. Relying parties
-         are not told (no back-channel logout), and ID tokens already issued stay valid until
-         they expire.
+         with a backchannel_logout_uri are told through the shared outbox (a running server
+         delivers it); ID tokens already issued stay valid until they expire.
+remove   delete the account: it can no longer sign in, every session it signed in ends and
+         every grant issued in them is revoked, on every instance; its passkeys, enrolment code
+         and remembered consents go with it. A user added later under the same username is a
+         new subject (sub). Relying parties are told as for passwd.
 
 Passwords: at least 8 characters, no control characters, not the username. They are never
 taken as arguments, where shell history and ps would keep them.
@@ -140,15 +148,44 @@ async function passwd(rest: string[]): Promise<void> {
   );
 }
 
+async function remove(rest: string[]): Promise<void> {
+  const { values, positionals } = parse({
+    args: rest,
+    options: { json: { type: 'boolean', default: false }, config: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const username = oneUser(positionals, 'remove');
+  const { account, sessions, grants, passkeys, consents } = await mapErrors(() =>
+    withCli({ configFile: values.config, withKeys: false }, async (ctx) => {
+      const removal = await removeAccount(ctx, username);
+      return { ...removal, consents: await forgetConsents(ctx, removal.account.sub) };
+    }),
+  );
+  audit(
+    { op: 'account.remove', username, sub: account.sub, sessions, grants, passkeys },
+    `account ${username} removed: ${sessions} session(s) ended, ${grants} grant(s) revoked`,
+  );
+  if (values.json) {
+    out(json({ username, sub: account.sub, sessions, grants, passkeys, consents }));
+    return;
+  }
+  out(
+    `removed ${username} (sub ${account.sub}); ended ${sessions} session(s), revoked ${grants} grant(s), ` +
+      `removed ${passkeys} passkey(s), forgot ${consents} consent(s)`,
+  );
+}
+
 export const users: Command = {
   name: 'users',
-  summary: "add or list users, or change a user's password (ending their sessions and tokens)",
+  summary: "add, list or remove users, or change a user's password (ending their sessions and tokens)",
   help: HELP,
   async run(args) {
     const [sub, ...rest] = args;
     if (sub === 'add') return add(rest);
     if (sub === 'list') return list(rest);
     if (sub === 'passwd') return passwd(rest);
-    throw unknownSubcommand('users', sub, ['add', 'list', 'passwd']);
+    if (sub === 'remove') return remove(rest);
+    throw unknownSubcommand('users', sub, ['add', 'list', 'passwd', 'remove']);
   },
 };

@@ -8,7 +8,13 @@
  * `enc`: HPKE encrypts the content itself. For such an `alg` the `_enc` member is refused, and not
  * defaulted; for every other `alg` it defaults to A128CBC-HS256, as OIDC Registration says.
  */
-import { contentEncryptionRegistry, encryptionKeysFor, getJweAlgorithm, isJweAlgorithm } from '@pqid/jose';
+import {
+  contentEncryptionRegistry,
+  encryptionKeysFor,
+  getJweAlgorithm,
+  isJweAlgorithm,
+  jweRegistry,
+} from '@pqid/jose';
 import type { Check } from './checks.ts';
 import { ClientError } from './client-error.ts';
 
@@ -33,7 +39,12 @@ export const isIntegrated = (alg: string): boolean => getJweAlgorithm(alg).mode 
 /** A JWE `alg` of the registry. */
 export const jweAlg: Check<string> = (alg, { field }) => {
   if (!isJweAlgorithm(alg))
-    throw new ClientError(`${field} ${alg} is not a JWE algorithm this provider has`, field);
+    throw new ClientError(
+      `${field} ${alg} is not a JWE algorithm this provider has; choose one of ${jweRegistry()
+        .map((e) => e.alg)
+        .join(', ')}`,
+      field,
+    );
   return alg;
 };
 

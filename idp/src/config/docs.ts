@@ -29,6 +29,7 @@ const GROUPS: Array<{ title: string; keys: string[]; intro?: string }> = [
     keys: [
       'port',
       'host',
+      'trustProxy',
       'issuer',
       'dataDir',
       'databaseUrl',
@@ -153,8 +154,9 @@ PQID_CONFIG=config.json PQID_KEK="$(cat /run/secrets/pqid-kek)" npm run pqid -- 
   seed only creates what is missing.
 - **The CLI** (\`npm run pqid -- keys …\`, \`… clients …\`) loads exactly this configuration, so it
   works on the server's database; with SQLite it works whether the server runs or not.
-- **Behind a reverse proxy**: set \`issuer\` to the public https URL. Cookies are \`Secure\` when
-  the issuer is https.
+- **Behind a reverse proxy**: set \`issuer\` to the public https URL (cookies are \`Secure\` when
+  the issuer is https), and list the proxy in \`trustProxy\`, so that login limits count each
+  client's address rather than the proxy's one.
 - **Login limits** count failures in the database (\`login_failures\`, one row per failure, on
   SQLite and PostgreSQL), so several instances share one budget per account and per address.
 `;

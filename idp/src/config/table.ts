@@ -7,7 +7,7 @@
  */
 import { algorithms, jweRegistry } from '@pqid/jose';
 import { DEFAULT_SAML_LIMITS, type XmlLimits } from '@pqid/xmldsig';
-import { OutboundAllowlist } from '../policy/addresses.ts';
+import { isAddressOrRange, OutboundAllowlist } from '../policy/addresses.ts';
 import { rootAlgs, SAML_SIGNING_ALGS } from '../policy/algorithms.ts';
 import { KEY_SETS } from '../policy/key-sets.ts';
 import { PASSKEY_ALGS } from '../policy/passkeys.ts';
@@ -125,6 +125,18 @@ export const SETTINGS: Section<Config> = {
       default: value('127.0.0.1'),
       doc: 'listen address; `0.0.0.0` for containers',
       check: text,
+    },
+    trustProxy: {
+      env: 'PQID_TRUST_PROXY',
+      default: () => [],
+      shown: '`[]`',
+      doc: "IP addresses and CIDR ranges of the reverse proxies in front of the IdP: a request from one of them is from the address its `X-Forwarded-For` names (the nearest hop not listed). Empty: from the address that connected. **Behind a proxy, list it**: the login limits (`loginLimits.maxFailuresPerAddress`, the only budget passkey failures spend) and the logs go by that address, and otherwise every user shares the proxy's single budget, which anyone can spend to lock everyone out. List only proxies that set the header themselves. The variable is comma- or space-separated and replaces the file's list",
+      fromEnv: (text) => text.split(/[\s,]+/).filter(Boolean),
+      check: (v, at) => {
+        if (!Array.isArray(v) || v.some((e) => typeof e !== 'string' || !isAddressOrRange(e)))
+          fail(`${at} must be an array of IP addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24)`);
+        return [...(v as string[])];
+      },
     },
     issuer: {
       env: 'PQID_ISSUER',
@@ -520,6 +532,12 @@ export const SETTINGS: Section<Config> = {
             return v as string;
           },
         },
+        maxPerAddress: {
+          default: value(20),
+          doc: '`open` mode: registration requests (valid or not) per client address (IPv6: per /64) within `registration.window`, counted on every instance together; more get 429 with `Retry-After`',
+          check: positiveInt,
+        },
+        window: seconds1('seconds, the sliding window of `registration.maxPerAddress`', 3600),
       },
     },
     resourceServers: {

@@ -32,6 +32,11 @@ export interface TtlConfig {
 export interface Config extends ProtocolConfig {
   port: number;
   host: string;
+  /**
+   * Addresses and CIDR ranges of the reverse proxies in front of the IdP, whose
+   * `X-Forwarded-For` names the client; empty: the connecting address is the client.
+   */
+  trustProxy: string[];
   /** Issuer identifier without a trailing slash. */
   issuer: string;
   dataDir: string;
@@ -233,6 +238,10 @@ export interface RegistrationConfig {
   mode: RegistrationMode;
   /** The initial access token for `token` mode (RFC 7591 §3): a bearer token of at least 16 characters. */
   initialAccessToken?: string;
+  /** Open mode: registration requests per client address within `window`. */
+  maxPerAddress: number;
+  /** Seconds, the sliding window of `maxPerAddress`. */
+  window: number;
 }
 
 export interface ResourceServerConfig {

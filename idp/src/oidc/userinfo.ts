@@ -75,12 +75,12 @@ async function usableToken(
 async function sendUserinfo(
   ctx: IdpContext,
   reply: FastifyReply,
-  client: Client | undefined,
+  client: Client,
   claims: Record<string, unknown>,
 ): Promise<FastifyReply> {
-  const alg = client?.userinfo_signed_response_alg;
-  const recipient = client ? await recipientFor(ctx, client, 'userinfo') : undefined;
-  if (!client || (!alg && !recipient)) return reply.header('cache-control', 'no-store').send(claims);
+  const alg = client.userinfo_signed_response_alg;
+  const recipient = await recipientFor(ctx, client, 'userinfo');
+  if (!alg && !recipient) return reply.header('cache-control', 'no-store').send(claims);
   const jwt = alg
     ? await signToken(
         ctx,
@@ -127,8 +127,13 @@ export async function userinfoRoutes(
     const account = await ctx.accounts.find(record.accountId);
     if (!account)
       throw challengeError(presented.scheme, 'invalid_token', 'the access token is invalid or expired', 401);
+    // Read again for its signing and encryption metadata; gone since the token check (removed
+    // meanwhile) means the token is too: never fall back to claims in the clear.
+    const client = await ctx.clients.find(record.clientId);
+    if (!client)
+      throw challengeError(presented.scheme, 'invalid_token', 'the access token is invalid or expired', 401);
     const claims = Accounts.claims(account, new Set(record.scope.split(' ')));
-    return sendUserinfo(ctx, reply, await ctx.clients.find(record.clientId), claims);
+    return sendUserinfo(ctx, reply, client, claims);
   }
 
   const bodySchema = {

@@ -96,6 +96,15 @@ export function isLoopbackAddress(address: string): boolean {
   return v4.range() === 'loopback';
 }
 
+/** An IPv4 or IPv6 address (dotted decimal, no shorthand), or a CIDR range of either. */
+export function isAddressOrRange(entry: string): boolean {
+  if (entry.includes('/'))
+    return entry.includes(':')
+      ? ipaddr.IPv6.isValidCIDR(entry)
+      : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
+  return ipaddr.IPv6.isValid(entry) || ipaddr.IPv4.isValidFourPartDecimal(entry);
+}
+
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/;
 
 /** A host name as URL parsing leaves it: lower case, IPv6 literals without brackets, no final dot. */
@@ -121,14 +130,11 @@ export class OutboundAllowlist {
     for (const raw of entries) {
       const entry = normalHost(raw.trim());
       if (entry.includes('/')) {
-        const valid = entry.includes(':')
-          ? ipaddr.IPv6.isValidCIDR(entry)
-          : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
-        if (!valid)
+        if (!isAddressOrRange(entry))
           throw new Error(`${JSON.stringify(raw)} is not a CIDR range (e.g. 10.20.0.0/16 or fd00:1::/64)`);
         const [net, bits] = entry.split('/') as [string, string];
         this.#ranges.push([parse(net) as Address, Number(bits)]);
-      } else if (ipaddr.IPv6.isValid(entry) || ipaddr.IPv4.isValidFourPartDecimal(entry)) {
+      } else if (isAddressOrRange(entry)) {
         const ip = parse(entry) as Address;
         this.#ranges.push([ip, ip.kind() === 'ipv4' ? 32 : 128]);
       } else if (HOSTNAME.test(entry)) {

@@ -60,6 +60,24 @@ export function requiredClass(rac: RequestedAuthnContext | undefined): string | 
   return LADDER[LADDER.indexOf(floor as (typeof LADDER)[number]) + 1] ?? 'impossible';
 }
 
+/** Whether this provider knows the class reference `ref` (and so can require or report it). */
+export const isKnownClassRef = (ref: string): boolean => LEVEL[ref] !== undefined;
+
+/**
+ * The weakest class a sign-in must reach for this SP: what the AuthnRequest asks (requiredClass),
+ * raised to the SP's registered minimum. A request cannot lower the minimum: AuthnRequests travel
+ * through the user's browser, so whoever holds only a password could otherwise ask for less.
+ */
+export function requiredClassFor(
+  rac: RequestedAuthnContext | undefined,
+  minimum: string | undefined,
+): string | undefined | 'impossible' {
+  const asked = requiredClass(rac);
+  const floor = minimum === undefined ? undefined : LEVEL[minimum];
+  if (floor === undefined || asked === 'impossible') return asked;
+  return asked !== undefined && acrAtLeast(asked, floor) ? asked : floor;
+}
+
 /**
  * The AuthnContextClassRef to report for `auth` under `rac`, or undefined when the sign-in does
  * not satisfy the request (NoAuthnContext). exact and maximum report one of the requested

@@ -1,14 +1,15 @@
 /**
  * The samlp:Response and the LogoutResponse, signed as the SP registered: the algorithm
  * (ML-DSA-44/65/87, RSA-SHA256, ECDSA-SHA256) and the element (Response, Assertion or both; the
- * Assertion first, so the Response signature covers the signed Assertion). Signing uses
- * signXmlAsync, so ML-DSA runs off the event loop on the native backend.
+ * Assertion first, so the Response signature covers the signed Assertion), with the certificate
+ * or only its key name in KeyInfo. Signing uses signXmlAsync, so ML-DSA runs off the event loop on
+ * the native backend.
  */
 import { signXmlAsync } from '@pqid/xmldsig';
 import { type AssertionInput, buildAssertion } from './assertion.ts';
 import type { SamlSigner } from './certificates.ts';
 import { STATUS } from './constants.ts';
-import type { SignWhat } from './sps.ts';
+import type { SamlSp } from './sps.ts';
 import { esc, instant, samlId } from './xml.ts';
 
 const PROTOCOL_NS =
@@ -33,11 +34,21 @@ function envelope(
   return { id, xml };
 }
 
+/** How the SP's registration wants our signatures; absent `keyInfo` is the certificate. */
+type Signing = Pick<SamlSp, 'keyInfo'>;
+
+/** signXml's options for `signer`, with the KeyInfo form the SP registered. */
+const signingOptions = (signer: SamlSigner, { keyInfo }: Signing) => ({
+  key: signer.key,
+  certificate: signer.certificate,
+  ...(keyInfo === 'keyName' ? { keyName: signer.kid } : {}),
+});
+
 /** A successful Response carrying one Assertion, signed per the SP's registration. */
 export async function signedLoginResponse(
   input: AssertionInput,
   signer: SamlSigner,
-  sign: SignWhat,
+  sp: Pick<SamlSp, 'sign' | 'keyInfo'>,
 ): Promise<string> {
   const assertion = buildAssertion(input);
   // The inner xmlns:saml is redundant under the envelope; exclusive C14N makes it irrelevant.
@@ -52,9 +63,10 @@ export async function signedLoginResponse(
     status(STATUS.success) + assertion.xml,
   );
   let out = xml;
-  const opts = { key: signer.key, certificate: signer.certificate };
-  if (sign === 'assertion' || sign === 'both') out = await signXmlAsync(out, { ...opts, id: assertion.id });
-  if (sign === 'response' || sign === 'both') out = await signXmlAsync(out, opts);
+  const opts = signingOptions(signer, sp);
+  if (sp.sign === 'assertion' || sp.sign === 'both')
+    out = await signXmlAsync(out, { ...opts, id: assertion.id });
+  if (sp.sign === 'response' || sp.sign === 'both') out = await signXmlAsync(out, opts);
   return out;
 }
 
@@ -62,20 +74,22 @@ export async function signedLoginResponse(
 export function signedStatusResponse(
   o: { idpEntityId: string; destination: string; inResponseTo?: string; now: number },
   signer: SamlSigner,
+  sp: Signing,
   code: string,
   sub?: string,
   message?: string,
 ): Promise<string> {
   const { xml } = envelope('Response', o, status(code, sub, message));
-  return signXmlAsync(xml, { key: signer.key, certificate: signer.certificate });
+  return signXmlAsync(xml, signingOptions(signer, sp));
 }
 
 export function signedLogoutResponse(
   o: { idpEntityId: string; destination: string; inResponseTo?: string; now: number },
   signer: SamlSigner,
+  sp: Signing,
   code: string = STATUS.success,
   sub?: string,
 ): Promise<string> {
   const { xml } = envelope('LogoutResponse', o, status(code, sub));
-  return signXmlAsync(xml, { key: signer.key, certificate: signer.certificate });
+  return signXmlAsync(xml, signingOptions(signer, sp));
 }

@@ -1,8 +1,8 @@
 /**
  * How big SAML messages get per algorithm: the HTTP-Redirect URL of a signed AuthnRequest (the
  * signature travels in the query, so it is what hits URL limits) and the HTTP-POST form of a
- * signed Response (Response and Assertion both signed, certificate in each KeyInfo). Responses
- * always use POST; this table is why.
+ * signed Response (Response and Assertion both signed, certificate in each KeyInfo; and the same
+ * Response with only the key name in KeyInfo). Responses always use POST; this table is why.
  */
 import { deflateRawSync } from 'node:zlib';
 import { generateKeyPair, importJWK, type PrivateKey } from '@pqid/jose';
@@ -16,7 +16,7 @@ import {
 import type { SamlSigningAlg } from '../policy/algorithms.ts';
 import { formPostPage } from '../ui/pages.ts';
 import { signedLoginResponse } from './response.ts';
-import type { SignWhat } from './sps.ts';
+import type { KeyInfoForm, SignWhat } from './sps.ts';
 import { instant, samlId } from './xml.ts';
 
 export interface SamlSizeRow {
@@ -29,6 +29,8 @@ export interface SamlSizeRow {
   responseXmlBytes: number;
   /** The auto-submitting HTML form page that carries the Response. */
   postFormBytes: number;
+  /** The same Response XML with only a KeyName in each KeyInfo (an SP registered with `keyName`). */
+  responseXmlKeyNameBytes: number;
 }
 
 const SSO = 'https://idp.example.com/saml/sso';
@@ -65,29 +67,38 @@ export async function samlSizes(
     const signature = new Algo().getSignature(signed, privateJwk as never);
     const url = `${SSO}?${signed}&${new URLSearchParams({ Signature: signature })}`;
 
-    const response = await signedLoginResponse(
-      {
-        idpEntityId: 'https://idp.example.com/saml/metadata',
-        spEntityId: SP,
-        acsUrl: ACS,
-        inResponseTo: samlId(),
-        nameId: { format: 'persistent', value: 'x'.repeat(43) },
-        account: {
-          sub: 's',
-          uid: 'alice',
-          passwordHash: '',
-          name: 'Alice Example',
-          email: 'alice@example.com',
+    const signer = {
+      alg,
+      kid: 'k',
+      key: (await importJWK(privateJwk, { alg })) as PrivateKey,
+      certificate: cert.pem,
+    };
+    const respond = (keyInfo: KeyInfoForm) =>
+      signedLoginResponse(
+        {
+          idpEntityId: 'https://idp.example.com/saml/metadata',
+          spEntityId: SP,
+          acsUrl: ACS,
+          inResponseTo: samlId(),
+          nameId: { format: 'persistent', value: 'x'.repeat(43) },
+          account: {
+            sub: 's',
+            uid: 'alice',
+            passwordHash: '',
+            name: 'Alice Example',
+            email: 'alice@example.com',
+          },
+          authTime: Math.floor(Date.now() / 1000),
+          sessionIndex: samlId(),
+          authnContext: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
+          now: Date.now(),
+          lifetime: 300,
         },
-        authTime: Math.floor(Date.now() / 1000),
-        sessionIndex: samlId(),
-        authnContext: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
-        now: Date.now(),
-        lifetime: 300,
-      },
-      { alg, kid: 'k', key: (await importJWK(privateJwk, { alg })) as PrivateKey, certificate: cert.pem },
-      sign,
-    );
+        signer,
+        { sign, keyInfo },
+      );
+    const response = await respond('certificate');
+    const named = await respond('keyName');
     const form = formPostPage(ACS, {
       SAMLResponse: Buffer.from(response).toString('base64'),
       RelayState: samlId(),
@@ -98,6 +109,7 @@ export async function samlSizes(
       redirectUrlBytes: Buffer.byteLength(url),
       responseXmlBytes: Buffer.byteLength(response),
       postFormBytes: Buffer.byteLength(form),
+      responseXmlKeyNameBytes: Buffer.byteLength(named),
     });
   }
   return rows;
@@ -105,15 +117,15 @@ export async function samlSizes(
 
 export function formatSizeTable(rows: SamlSizeRow[]): string {
   const head =
-    '| algorithm | signature (B) | Redirect URL, signed AuthnRequest (B) | Response XML (B) | POST form (B) |';
-  const sep = '| --- | ---: | ---: | ---: | ---: |';
+    '| algorithm | signature (B) | Redirect URL, signed AuthnRequest (B) | Response XML (B) | POST form (B) | Response XML, KeyName only (B) |';
+  const sep = '| --- | ---: | ---: | ---: | ---: | ---: |';
   const n = (v: number) => v.toLocaleString('en-US');
   return [
     head,
     sep,
     ...rows.map(
       (r) =>
-        `| ${r.alg} | ${n(r.signatureBytes)} | ${n(r.redirectUrlBytes)} | ${n(r.responseXmlBytes)} | ${n(r.postFormBytes)} |`,
+        `| ${r.alg} | ${n(r.signatureBytes)} | ${n(r.redirectUrlBytes)} | ${n(r.responseXmlBytes)} | ${n(r.postFormBytes)} | ${n(r.responseXmlKeyNameBytes)} |`,
     ),
   ].join('\n');
 }

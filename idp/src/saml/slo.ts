@@ -23,8 +23,9 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
+import type { IdpContext } from '../context.ts';
 import type { AuthContext } from '../signin/auth-context.ts';
-import { SESSION_COOKIE } from '../signin/session.ts';
+import { endSession, SESSION_COOKIE } from '../signin/session.ts';
 import { sendPostForm } from './bindings.ts';
 import { pairwiseId } from './certificates.ts';
 import { NS, nameIdFormatName } from './constants.ts';
@@ -135,6 +136,7 @@ export async function sendLogoutResponse(
       now: Date.now(),
     },
     signer,
+    sp,
     code,
     sub,
   );
@@ -143,4 +145,17 @@ export async function sendLogoutResponse(
     SAMLResponse: Buffer.from(xml, 'utf8').toString('base64'),
     RelayState: answer.relayState,
   });
+}
+
+/**
+ * End this browser's session for a SAML LogoutRequest, and tell the OIDC clients that shared it
+ * (back-channel logout, through the shared outbox): single logout across both protocols.
+ */
+export async function endSessionForSaml(
+  ctx: IdpContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const ended = await endSession(ctx, req, reply);
+  if (ended?.sid !== undefined) await ctx.sessionsEnded([{ sid: ended.sid, accountId: ended.accountId }]);
 }

@@ -2,11 +2,13 @@
  * Registered SAML service providers (`SamlServiceProvider` model, keyed by entityID). The
  * registration is the SP's whole trust configuration: the exact ACS URLs responses may go to,
  * the SLO URL, an optional certificate (then every request must be signed with it), the
- * algorithm that signs what we send it, and which element is signed.
+ * algorithm that signs what we send it, which element is signed, whether our signatures carry
+ * our certificate or only its key name, and the weakest sign-in it may receive.
  */
 import { parseCertificate } from '@pqid/xmldsig';
 import type { IdpContext } from '../context.ts';
 import { IdpError } from '../errors/index.ts';
+import { ACR_VALUES } from '../policy/acr.ts';
 import {
   isSamlSigningAlg,
   isSlowSamlSigningAlg,
@@ -15,10 +17,17 @@ import {
   slowHotPathRefusal,
 } from '../policy/algorithms.ts';
 import { type Model, model } from '../storage/model.ts';
-import { NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
+import { isKnownClassRef } from './authn-context.ts';
+import { AUTHN_CONTEXT, NAMEID_FORMAT_NAMES, type NameIdFormatName } from './constants.ts';
 
 export type SignWhat = 'response' | 'assertion' | 'both';
 export const SIGN_WHAT: readonly SignWhat[] = ['response', 'assertion', 'both'];
+/**
+ * What KeyInfo carries in our signatures: the certificate, or only its key name (the `kid` the
+ * metadata's KeyDescriptor names too) for an SP that pins the certificate from the metadata.
+ */
+export type KeyInfoForm = 'certificate' | 'keyName';
+export const KEY_INFO_FORMS: readonly KeyInfoForm[] = ['certificate', 'keyName'];
 
 export interface SamlSpInput {
   entityId: string;
@@ -30,6 +39,13 @@ export interface SamlSpInput {
   certificate?: string;
   signatureAlgorithm?: SamlResponseAlg;
   sign?: SignWhat;
+  keyInfo?: KeyInfoForm;
+  /**
+   * An AuthnContextClassRef every sign-in for this SP must reach, whatever its AuthnRequests ask
+   * (e.g. https://refeds.org/profile/mfa): the SAML counterpart of a client's default_acr_values,
+   * but a floor the request cannot lower.
+   */
+  minimumAuthnContext?: string;
   nameIdFormat?: NameIdFormatName;
   name?: string;
 }
@@ -42,6 +58,9 @@ export interface SamlSp {
   certificate?: string;
   signatureAlgorithm: SamlResponseAlg;
   sign: SignWhat;
+  /** Absent in registrations made before it existed: the certificate. */
+  keyInfo?: KeyInfoForm;
+  minimumAuthnContext?: string;
   nameIdFormat: NameIdFormatName;
   name?: string;
   createdAt: number;
@@ -85,6 +104,14 @@ export function validateSp(input: SamlSpInput, ctx: IdpContext): SamlSp {
     throw new SamlSpError(`signatureAlgorithm must be one of ${SAML_SIGNING_ALGS.join(', ')}`);
   const sign = input.sign ?? 'both';
   if (!SIGN_WHAT.includes(sign)) throw new SamlSpError(`sign must be one of ${SIGN_WHAT.join(', ')}`);
+  const keyInfo = input.keyInfo ?? 'certificate';
+  if (!KEY_INFO_FORMS.includes(keyInfo))
+    throw new SamlSpError(`keyInfo must be one of ${KEY_INFO_FORMS.join(', ')}`);
+  const minimum = input.minimumAuthnContext;
+  if (minimum !== undefined && (typeof minimum !== 'string' || !isKnownClassRef(minimum)))
+    throw new SamlSpError(
+      `minimumAuthnContext must be a class this IdP can reach: ${Object.values(AUTHN_CONTEXT).join(', ')}, or ${ACR_VALUES.join(', ')}`,
+    );
   const nameIdFormat = input.nameIdFormat ?? 'persistent';
   if (!NAMEID_FORMAT_NAMES.includes(nameIdFormat))
     throw new SamlSpError(`nameIdFormat must be one of ${NAMEID_FORMAT_NAMES.join(', ')}`);
@@ -103,6 +130,8 @@ export function validateSp(input: SamlSpInput, ctx: IdpContext): SamlSp {
     ...(certificate ? { certificate } : {}),
     signatureAlgorithm: alg,
     sign,
+    keyInfo,
+    ...(minimum !== undefined ? { minimumAuthnContext: minimum } : {}),
     nameIdFormat,
     ...(input.name ? { name: input.name } : {}),
     createdAt: Math.floor(Date.now() / 1000),

@@ -6,9 +6,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../accounts/accounts.ts';
-import type { AuthContext } from '../signin/auth-context.ts';
+import { type AuthContext, acrAtLeast } from '../signin/auth-context.ts';
 import { SESSION_COOKIE } from '../signin/session.ts';
-import { classRefFor } from './authn-context.ts';
+import { classRefFor, requiredClassFor } from './authn-context.ts';
 import type { AuthnRequestInfo } from './authn-request.ts';
 import { SamlRequestError, sendPostForm } from './bindings.ts';
 import { pairwiseId } from './certificates.ts';
@@ -50,7 +50,9 @@ export async function sendLoginResponse(
     info.requestedAuthnContext,
     ctx.config.issuer.startsWith('https:'),
   );
-  if (authnContext === undefined)
+  // The SP's floor, checked here too: whatever path led to this answer, no weaker assertion.
+  const floor = requiredClassFor(undefined, sp.minimumAuthnContext);
+  if (authnContext === undefined || (floor !== undefined && !acrAtLeast(session.acr, floor)))
     return status(STATUS.noAuthnContext, 'The requested authentication context was not met.');
   const signer = await certs.signer(sp.signatureAlgorithm);
   const cookie = req.cookies[SESSION_COOKIE] ?? '';
@@ -70,12 +72,21 @@ export async function sendLoginResponse(
       lifetime: ctx.config.saml.assertionLifetime,
     },
     signer,
-    sp.sign,
+    sp,
   );
   // This SP now takes part in the session: its signed LogoutRequest may end it (slo.ts).
   if (session.sid !== undefined) await rememberSessionSp(ctx, session.sid, account.sub, sp.entityId);
   // Who and how, never the response itself.
-  req.log.info({ sp: sp.entityId, alg: signer.alg, kid: signer.kid, sign: sp.sign }, 'saml response issued');
+  req.log.info(
+    {
+      sp: sp.entityId,
+      alg: signer.alg,
+      kid: signer.kid,
+      sign: sp.sign,
+      keyInfo: sp.keyInfo ?? 'certificate',
+    },
+    'saml response issued',
+  );
   return postResponse(reply, info, xml);
 }
 
@@ -92,6 +103,7 @@ export async function sendStatusResponse(
   const xml = await signedStatusResponse(
     { idpEntityId: deps.ep.entityId, destination: info.acsUrl, inResponseTo: info.id, now: Date.now() },
     signer,
+    sp,
     STATUS.responder,
     sub,
     message,

@@ -9,6 +9,8 @@ export interface FailureStore {
   add(key: string, now: number, windowMs: number): Promise<void>;
   /** Timestamps (ms, ascending) of failures of `key` newer than `now - windowMs`. */
   recent(key: string, now: number, windowMs: number): Promise<number[]>;
+  /** Forget one failure of `key` recorded at `at` (an attempt counted before it was known to succeed). */
+  remove(key: string, at: number): Promise<void>;
   clear(key: string): Promise<void>;
 }
 
@@ -44,6 +46,12 @@ export class MemoryFailureStore implements FailureStore {
 
   async recent(key: string, now: number, windowMs: number): Promise<number[]> {
     return [...this.#live(key, now, windowMs)];
+  }
+
+  async remove(key: string, at: number): Promise<void> {
+    const list = this.#entries.get(key);
+    const i = list?.indexOf(at) ?? -1;
+    if (i !== -1) list?.splice(i, 1);
   }
 
   async clear(key: string): Promise<void> {

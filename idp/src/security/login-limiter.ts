@@ -7,6 +7,13 @@
  * A success clears the username's counter but not the address's: otherwise an attacker could
  * reset their address budget by logging into an account of their own between guesses.
  *
+ * A password attempt is counted before the password is checked and taken back if it was right:
+ * attempts racing on any number of instances each see the ones written before them, so no more
+ * than the budget are ever checked, however many arrive at once. Checking first and counting
+ * after would let every attempt in flight pass the check before any was counted. The price: a
+ * burst larger than what is left of the budget may be refused whole (each sees the others'
+ * counts), and as refused attempts are taken back, it costs the account nothing either.
+ *
  * Passkey ceremonies spend the address budget only (signin/passkey.ts): a passkey cannot be
  * guessed, and the credential ID or user handle an assertion names is no proof of anything, so
  * charging that account would let anyone lock its owner out. A locked address gets no challenge
@@ -109,20 +116,34 @@ export class LoginLimiter {
     await this.#store.clear(accountKey(username));
   }
 
-  /** Run `authenticate` unless locked; count the failure or clear the account on success. */
+  /**
+   * Run `authenticate` unless locked: the attempt is counted first (as a failure), refused when
+   * that takes a counter past its limit, and taken back when `authenticate` succeeds.
+   */
   async attempt<A>(
     who: { username: string; address: string },
     authenticate: () => Promise<A | undefined>,
   ): Promise<LoginAttempt<A>> {
-    const retryAfter = await this.lockedFor(who);
-    if (retryAfter > 0) return { ok: false, locked: true, message: LOCKED_LOGIN_ERROR, retryAfter };
-
-    const account = await authenticate();
-    if (account !== undefined) {
-      await this.succeed(who);
-      return { ok: true, account };
+    const at = this.#now();
+    const keys = this.#keys(who);
+    const windowMs = this.#limits.window * 1000;
+    await Promise.all(keys.map(([k]) => this.#store.add(k, at, windowMs)));
+    const counts = await Promise.all(keys.map(([k]) => this.#store.recent(k, at, windowMs)));
+    const over = keys.some(([, limit], i) => (counts[i]?.length ?? 0) > limit);
+    if (over) {
+      // Refused unchecked, so not a failure: a lock is not prolonged by being knocked on.
+      await this.#takeBack(keys, at);
+      const retryAfter = Math.max(1, await this.lockedFor(who));
+      return { ok: false, locked: true, message: LOCKED_LOGIN_ERROR, retryAfter };
     }
-    await this.fail(who);
-    return { ok: false, locked: false, message: GENERIC_LOGIN_ERROR };
+    const account = await authenticate();
+    if (account === undefined) return { ok: false, locked: false, message: GENERIC_LOGIN_ERROR };
+    await this.#takeBack(keys, at);
+    await this.succeed(who);
+    return { ok: true, account };
+  }
+
+  async #takeBack(keys: Array<[string, number]>, at: number): Promise<void> {
+    await Promise.all(keys.map(([k]) => this.#store.remove(k, at)));
   }
 }

@@ -3,7 +3,8 @@
  * session the account signed in ends and every grant issued in them (refresh tokens, stored and
  * stateless access tokens) is revoked, through the record of the account's sign-ins (uses.ts) in
  * the shared store, so every instance stops honouring them at once. The account's password
- * lockout is cleared: the lockout protected the old password. Passkeys stay: the old password
+ * lockout is cleared: the lockout protected the old password. The ended sessions' relying
+ * parties get back-channel logout notices (uses.ts). Passkeys stay: the old password
  * could not have added one without a passkey or an operator's enrolment code.
  */
 import type { Account } from '../accounts/accounts.ts';
@@ -31,7 +32,7 @@ export interface PasswordChange {
   passkeys: number;
 }
 
-type ChangeContext = Pick<IdpContext, 'accounts' | 'storage' | 'config' | 'loginLimiter'>;
+type ChangeContext = Pick<IdpContext, 'accounts' | 'storage' | 'config' | 'loginLimiter' | 'sessionsEnded'>;
 
 /**
  * Set `username`'s password (after the policy, accounts/password-policy.ts) and end what the old

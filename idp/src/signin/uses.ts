@@ -12,14 +12,27 @@
  * is being removed is caught by the order of the two (passkeys/credentials.ts): the recorder
  * writes its use and then looks for the passkey, the remover deletes the passkey and then lists
  * its uses, so one of them always sees the other's write.
+ *
+ * The sessions a revocation ends are announced to the clients that got a code in them
+ * (back-channel logout, through `IdpContext.sessionsEnded`), as a sign-out would be.
  */
 import type { Config } from '../config/index.ts';
+import type { EndedSession, IdpContext } from '../context.ts';
 import { tokenId } from '../crypto/secrets.ts';
 import type { Storage } from '../storage/adapter.ts';
 import { revokeGrant } from '../storage/denylist.ts';
 import { type Model, model } from '../storage/model.ts';
 
 export type Use = { session: string } | { grant: string };
+
+/** What a session record says of whose it was (signin/session.ts). */
+interface SessionIdentity {
+  accountId: string;
+  sid?: string;
+}
+
+/** Told of the sessions a revocation ended (IdpContext.sessionsEnded). */
+export type SessionsEnded = (sessions: readonly EndedSession[]) => Promise<void>;
 
 interface UseRecord {
   uid: string;
@@ -62,9 +75,11 @@ export class SignInUses {
   readonly #uses: Model<UseRecord>;
   readonly #ttl: UseLifetimes;
   readonly #tag: string;
+  readonly #ended: SessionsEnded;
 
-  constructor(storage: Storage, ttl: UseLifetimes, owner: UseOwner) {
+  constructor(storage: Storage, ttl: UseLifetimes, owner: UseOwner, ended: SessionsEnded = async () => {}) {
     this.#storage = storage;
+    this.#ended = ended;
     this.#uses = model<UseRecord>(storage, owner.model);
     this.#ttl = ttl;
     this.#tag = owner.tag;
@@ -83,19 +98,30 @@ export class SignInUses {
     await this.#uses.upsert(`${uid}:${kind}:${ref}`, record, ttl);
   }
 
-  /** Undo one use at once: its session ends, or its grant is revoked. */
-  async undo(use: Use): Promise<void> {
-    if ('session' in use) await this.#storage.adapter('Session').destroy(use.session);
-    else await revokeGrant(this.#storage, use.grant, this.#ttl.accessToken);
+  /** Undo one use at once: its session ends (returned when it has a public id), or its grant is revoked. */
+  async undo(use: Use): Promise<EndedSession | undefined> {
+    if ('grant' in use) {
+      await revokeGrant(this.#storage, use.grant, this.#ttl.accessToken);
+      return undefined;
+    }
+    const sessions = model<SessionIdentity>(this.#storage, 'Session');
+    const session = await sessions.find(use.session);
+    await sessions.destroy(use.session);
+    return session?.sid !== undefined ? { sid: session.sid, accountId: session.accountId } : undefined;
   }
 
-  /** End every session and revoke every grant `owner` authenticated; how many of each. */
+  /**
+   * End every session and revoke every grant `owner` authenticated; how many of each. The ended
+   * sessions' clients are then told.
+   */
   async revoke(owner: string): Promise<{ sessions: number; grants: number }> {
     const store = this.#uses;
     const counts = { sessions: 0, grants: 0 };
+    const ended: EndedSession[] = [];
     for (const { id, payload: r } of await store.listByUid(this.#ownerOf(owner))) {
       if (r.session !== undefined) {
-        await this.undo({ session: r.session });
+        const session = await this.undo({ session: r.session });
+        if (session !== undefined) ended.push(session);
         counts.sessions++;
       } else if (r.grant !== undefined) {
         await this.undo({ grant: r.grant });
@@ -103,10 +129,14 @@ export class SignInUses {
       }
       await store.destroy(id);
     }
+    if (ended.length > 0) await this.#ended(ended);
     return counts;
   }
 }
 
 /** The account's uses in a store: for the server (recording) and the CLI (a password change). */
-export const accountUsesOf = (ctx: { storage: Storage; config: Pick<Config, 'ttl'> }): SignInUses =>
-  new SignInUses(ctx.storage, useLifetimes(ctx.config), ACCOUNT);
+export const accountUsesOf = (ctx: UsesContext): SignInUses =>
+  new SignInUses(ctx.storage, useLifetimes(ctx.config), ACCOUNT, (s) => ctx.sessionsEnded(s));
+
+/** What a store of uses needs of the context. */
+export type UsesContext = Pick<IdpContext, 'storage' | 'sessionsEnded'> & { config: Pick<Config, 'ttl'> };

@@ -54,6 +54,14 @@ export class PostgresStorage implements Storage {
       );
       return rows.map((r) => Number(r.at));
     },
+    remove: async (key, at) => {
+      // One row of several with the same time is as good as another.
+      await this.#query(
+        `DELETE FROM ${this.#failures} WHERE ctid = (SELECT ctid FROM ${this.#failures} WHERE key = $1 AND at = $2 LIMIT 1)`,
+        [key, at],
+        'loginFailures.remove',
+      );
+    },
     clear: async (key) => {
       await this.#query(`DELETE FROM ${this.#failures} WHERE key = $1`, [key], 'loginFailures.clear');
     },

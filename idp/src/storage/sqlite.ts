@@ -41,12 +41,19 @@ function sqliteFailureStore(db: DatabaseSync): FailureStore {
   const add = db.prepare('INSERT INTO login_failures (key, at, expires_at) VALUES (?, ?, ?)');
   const recent = db.prepare('SELECT at FROM login_failures WHERE key = ? AND at > ? ORDER BY at');
   const clear = db.prepare('DELETE FROM login_failures WHERE key = ?');
+  // One row of several with the same time is as good as another.
+  const remove = db.prepare(
+    'DELETE FROM login_failures WHERE rowid = (SELECT rowid FROM login_failures WHERE key = ? AND at = ? LIMIT 1)',
+  );
   return {
     async add(key, now, windowMs) {
       add.run(key, now, Math.ceil((now + windowMs) / 1000));
     },
     async recent(key, now, windowMs) {
       return (recent.all(key, now - windowMs) as { at: number }[]).map((r) => r.at);
+    },
+    async remove(key, at) {
+      remove.run(key, at);
     },
     async clear(key) {
       clear.run(key);

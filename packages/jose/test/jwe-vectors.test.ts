@@ -3,9 +3,13 @@
  * Go 1.26's crypto/hpke testdata (provenance: test/vectors/jose-hpke/README.md). They check the
  * KEMs (ML-KEM-512/768/1024, MLKEM768-P256, MLKEM1024-P384, X-Wing; DHKEM P-256, P-384, X25519
  * and X448), the one-stage SHAKE/TurboSHAKE KDFs next to HKDF, and the key schedule:
- * DeriveKeyPair, and every encryption of each vector. The
+ * DeriveKeyPair, and every encryption of each vector. And RFC 9180's own vectors, as Go carries
+ * them, for the classical suites of HPKE-0, -2, -3, -4 and -7: DeriveKeyPair, and the key
+ * schedule through Go's digest of 1000 exports (its encryptions need a sender whose ephemeral key
+ * is fixed, which neither backend offers). The
  * JOSE layer above HPKE is checked against Go's standard library in test/jwe-go-interop.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as NobleHpke from '@panva/hpke-noble';
 import { defaultHpkeBackend, type HpkeBackend, jweRegistry } from '@pqid/jose';
@@ -50,6 +54,7 @@ function clampX(k: Uint8Array, kem: number): string {
 const KEM: Record<number, string> = {
   16: 'KEM_DHKEM_P256_HKDF_SHA256',
   17: 'KEM_DHKEM_P384_HKDF_SHA384',
+  18: 'KEM_DHKEM_P521_HKDF_SHA512',
   32: 'KEM_DHKEM_X25519_HKDF_SHA256',
   33: 'KEM_DHKEM_X448_HKDF_SHA512',
   64: 'KEM_ML_KEM_512',
@@ -72,6 +77,7 @@ const AEADS: Record<number, string> = {
   1: 'AEAD_AES_128_GCM',
   2: 'AEAD_AES_256_GCM',
   3: 'AEAD_ChaCha20Poly1305',
+  65535: 'AEAD_EXPORT_ONLY',
 };
 
 describe('draft-ietf-hpke-pq vectors through the HPKE backends', () => {
@@ -104,6 +110,71 @@ describe('draft-ietf-hpke-pq vectors through the HPKE backends', () => {
         for (const e of v.encryptions) {
           expect(toHex(await ctx.Open(hex(e.ct), hex(e.aad)))).toBe(e.pt);
         }
+      });
+    }
+  }
+});
+
+/** RFC 9180's vectors as Go condenses them: the encryptions and exports each folded into a digest. */
+type AccumulatedVector = Omit<HpkeVector, 'encryptions'> & { exports_accumulated: string };
+
+describe('RFC 9180 vectors (as Go 1.26 carries them) for the classical HPKE suites', () => {
+  const file = 'rfc9180-go1.26.json';
+  const RFC9180: AccumulatedVector[] = load(file);
+  const suiteOf = (v: { kem_id: number; kdf_id: number; aead_id: number }) =>
+    `${v.kem_id}/${v.kdf_id}/${v.aead_id}`;
+  // Suite → identifier (the Integrated Encryption one; its -KE twin uses the same suite).
+  const used = new Map(
+    jweRegistry().flatMap((e) =>
+      e.hpke && e.mode === 'integrated'
+        ? [[suiteOf({ kem_id: e.hpke.kem.id, kdf_id: e.hpke.kdf.id, aead_id: e.hpke.aead.id }), e.alg]]
+        : [],
+    ),
+  );
+  const ours = RFC9180.filter((v) => v.mode === 0 && used.has(suiteOf(v)));
+
+  it('are the file test/vectors/jose-hpke/README.md names, and cover HPKE-0, -2, -3, -4 and -7', () => {
+    expect(
+      createHash('sha256')
+        .update(readFileSync(vectorPath('jose-hpke', file)))
+        .digest('hex'),
+    ).toBe('908a08888ba7406f18a00dcfe13f4e068a892c3ed2ec1312cbf43945596741e7');
+    expect(ours.map((v) => used.get(suiteOf(v))).sort()).toEqual([
+      'HPKE-0',
+      'HPKE-2',
+      'HPKE-3',
+      'HPKE-4',
+      'HPKE-7',
+    ]);
+  });
+
+  for (const v of ours) {
+    for (const backend of BACKENDS) {
+      const lib = (backend === 'node' ? NativeHpke : NobleHpke) as unknown as Record<string, unknown>;
+      it(`${used.get(suiteOf(v))} (${backend}): DeriveKeyPair, and the exporter over 1000 contexts`, async () => {
+        const suite = new CipherSuite(
+          lib[KEM[v.kem_id] as string] as KEMFactory,
+          lib[KDF[v.kdf_id] as string] as KDFFactory,
+          lib[AEADS[v.aead_id] as string] as AEADFactory,
+        );
+        const kp = await suite.DeriveKeyPair(hex(v.ikmR), true);
+        const clamp = (h: string) => (v.kem_id === 0x20 ? clampX(hex(h), v.kem_id) : h);
+        expect(clamp(toHex(await suite.SerializePrivateKey(kp.privateKey)))).toBe(clamp(v.skRm));
+        expect(toHex(await suite.SerializePublicKey(kp.publicKey))).toBe(v.pkRm);
+        const ctx = await suite.SetupRecipient(kp, hex(v.enc), { info: hex(v.info) });
+        // Go's hpke_test.go: contexts drawn from SHAKE128(""), each a length byte and that many
+        // bytes; Export(context, L) for L = 0 … 999 absorbed into a second SHAKE128, 16 bytes out.
+        const source = createHash('shake128', { outputLength: 1000 * 256 }).digest();
+        const sink = createHash('shake128', { outputLength: 16 });
+        let at = 0;
+        for (let l = 0; l < 1000; l++) {
+          const n = source[at++] as number;
+          const context = source.subarray(at, at + n);
+          at += n;
+          // An export of length 0 is empty (the hpke package refuses to make one).
+          if (l > 0) sink.update(await ctx.Export(context, l));
+        }
+        expect(sink.digest('hex')).toBe(v.exports_accumulated);
       });
     }
   }

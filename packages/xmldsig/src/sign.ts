@@ -1,7 +1,8 @@
 /**
  * Enveloped XML signatures the way SAML wants them: one Reference to the signed element's ID,
  * transforms enveloped-signature + exclusive C14N, SHA-256 digest, exclusive C14N of SignedInfo,
- * the certificate in KeyInfo/X509Data, and the Signature right after the element's Issuer
+ * the certificate in KeyInfo/X509Data (or only a KeyName, for verifiers that hold the certificate
+ * already), and the Signature right after the element's Issuer
  * (saml-core §5 / the schemas put ds:Signature there). The algorithm follows the key.
  */
 import { InvalidArgument, PrivateKey } from '@pqid/jose';
@@ -35,6 +36,13 @@ export interface SignXmlOptions {
   location?: { reference: string; action: 'append' | 'prepend' | 'before' | 'after' };
   /** Namespace prefix of the ds: elements. Default "ds". */
   prefix?: string;
+  /**
+   * KeyInfo carries only this KeyName instead of the certificate: for verifiers that know the
+   * certificate already (a SAML SP pins it from the IdP's metadata), it saves the certificate's
+   * bytes, kilobytes for a post-quantum key certified by a post-quantum root, in every message.
+   * XML Signature 1.1 §4.5.1 leaves the name's meaning to the parties; a key ID is the usual choice.
+   */
+  keyName?: string;
 }
 
 /** Returns the document with the enveloped signature inserted. Signs on the calling thread. */
@@ -80,6 +88,7 @@ function prepare(xml: string, opts: SignXmlOptions) {
     canonicalizationAlgorithm: C14N_EXCLUSIVE,
     getKeyInfoContent: (args) => {
       const p = args?.prefix ? `${args.prefix}:` : '';
+      if (opts.keyName !== undefined) return `<${p}KeyName>${escapeText(opts.keyName)}</${p}KeyName>`;
       return `<${p}X509Data><${p}X509Certificate>${certificateBase64(cert.der)}</${p}X509Certificate></${p}X509Data>`;
     },
   });
@@ -100,6 +109,9 @@ function prepare(xml: string, opts: SignXmlOptions) {
       : { reference: targetXpath, action: 'prepend' as const });
   return { sig, options: { prefix: opts.prefix ?? 'ds', location } };
 }
+
+const escapeText = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function targetElement(doc: Document, id: string | undefined): Element {
   if (id === undefined) return doc.documentElement as Element;

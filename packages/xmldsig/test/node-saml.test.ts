@@ -32,6 +32,16 @@ describe.each([...ML_DSA_ALGS, 'ES256'] as const)('node-saml SP + integration, %
     expect(profile?.issuer).toBe('https://idp.example.test/saml');
   });
 
+  it('accepts a Response whose KeyInfo names the key instead of carrying the certificate', async () => {
+    const s = await signer(alg);
+    install([s.certificate]);
+    const opts = { key: s.privateJwk, certificate: s.certificate, keyName: 'saml-key-1' };
+    const xml = signXml(signXml(samlResponse(), { ...opts, id: AID }), opts);
+    expect(xml).not.toContain('X509Certificate');
+    const { profile } = await post(sp({ idpCert: s.certificate }), xml);
+    expect(profile?.nameID).toBe('alice@example.test');
+  });
+
   it('accepts Assertion-only signing when the SP does not require a signed Response', async () => {
     const s = await signer(alg);
     install([s.certificate]);
@@ -87,6 +97,14 @@ describe('node-saml SP + integration: refusals', () => {
     const rsa = await signer('RS256');
     install([ml.certificate]);
     const { profile } = await post(sp({ idpCert: [ml.certificate, rsa.certificate] }), signBoth(rsa));
+    expect(profile?.nameID).toBe('alice@example.test');
+  });
+
+  it('RSA-SHA256 with a KeyName only: node-saml verifies against its configured certificate', async () => {
+    const rsa = await signer('RS256');
+    const opts = { key: rsa.privateJwk, certificate: rsa.certificate, keyName: 'rsa-1' };
+    const xml = signXml(signXml(samlResponse(), { ...opts, id: AID }), opts);
+    const { profile } = await post(sp({ idpCert: rsa.certificate }), xml);
     expect(profile?.nameID).toBe('alice@example.test');
   });
 

@@ -49,6 +49,27 @@ describe.each(ALL_ALGS)('%s', (alg) => {
     expect(v.signedXml).not.toContain('Signature>');
   });
 
+  it('KeyInfo with only a KeyName: no certificate in the message, verified against the trusted one', async () => {
+    const s = await signer(alg);
+    const full = signXml(samlResponse(), { key: s.privateJwk, certificate: s.certificate });
+    const named = signXml(samlResponse(), {
+      key: s.privateJwk,
+      certificate: s.certificate,
+      keyName: 'kid-1 <a&b>',
+    });
+    expect(named).toContain('<ds:KeyInfo><ds:KeyName>kid-1 &lt;a&amp;b&gt;</ds:KeyName></ds:KeyInfo>');
+    expect(named).not.toContain('X509');
+    expect(named).not.toContain(certificateBase64(s.certificate));
+    expect(full.length - named.length).toBeGreaterThan(certificateBase64(s.certificate).length);
+    const v = verifyXml(named, { trustedCertificates: [s.certificate], allowedAlgorithms: [alg] });
+    expect(v.element.localName).toBe('Response');
+    // The name is a label, not a key: without the certificate among the trusted ones, nothing verifies.
+    const other = await signer(alg, 'other');
+    expect(() =>
+      verifyXml(named, { trustedCertificates: [other.certificate], allowedAlgorithms: [alg] }),
+    ).toThrow();
+  });
+
   it('signs and verifies an Assertion inside a Response', async () => {
     const s = await signer(alg);
     const signed = signXml(samlResponse(), {

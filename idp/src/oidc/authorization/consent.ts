@@ -15,7 +15,8 @@ interface ConsentRecord {
   updatedAt: number;
 }
 
-const consents = (ctx: IdpContext): Model<ConsentRecord> => model<ConsentRecord>(ctx.storage, 'Consent');
+const consents = (ctx: Pick<IdpContext, 'storage'>): Model<ConsentRecord> =>
+  model<ConsentRecord>(ctx.storage, 'Consent');
 
 const key = (accountId: string, clientId: string) => JSON.stringify([accountId, clientId]);
 
@@ -44,6 +45,20 @@ export async function needsConsent(
   if (asked.length === 0) return false;
   const granted = await grantedScopes(ctx, accountId, request.clientId);
   return asked.some((s) => !granted.has(s));
+}
+
+/** Forget every consent `accountId` gave (the account is being removed); how many there were. */
+export async function forgetConsents(ctx: Pick<IdpContext, 'storage'>, accountId: string): Promise<number> {
+  // Keyed by (account, client) with no index by account: an operator's removal reads them all.
+  const prefix = JSON.stringify([accountId, '']).slice(0, -3);
+  const store = consents(ctx);
+  let forgotten = 0;
+  for (const { id } of await store.list()) {
+    if (!id.startsWith(prefix)) continue;
+    await store.destroy(id);
+    forgotten++;
+  }
+  return forgotten;
 }
 
 export async function rememberConsent(

@@ -66,6 +66,11 @@ export async function handler(
   const resource = pickResource(ctx.config, resourceParam(params.resource), record.resources);
   // Of concurrent redemptions, on any number of instances, one wins; the others are replays.
   if (!(await consumeCode(ctx, params.code))) return replayed(ctx, record);
+  // A user removed since the code was issued gets no tokens (a refresh checks the same).
+  if (!(await ctx.accounts.find(record.accountId))) {
+    await revokeGrant(ctx.storage, record.grantId, ctx.config.ttl.accessToken);
+    throw invalidGrant('the account no longer exists');
+  }
   return issueUserTokens(
     ctx,
     client,

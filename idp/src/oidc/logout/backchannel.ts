@@ -22,24 +22,14 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Client } from '../../clients/clients.ts';
-import type { IdpContext } from '../../context.ts';
+import type { EndedSession, IdpContext } from '../../context.ts';
 import { metricsFor } from '../../metrics.ts';
 import type { Adapter } from '../../storage/adapter.ts';
 import { LockTimeout, withLock } from '../../storage/lock.ts';
 import type { Model } from '../../storage/model.ts';
 import { signLogoutToken } from './logout-token.ts';
-import {
-  DELIVERY_MAX_AGE,
-  type DeliveryRecord,
-  deliveryId,
-  keepFor,
-  leaseId,
-  newDelivery,
-  outbox,
-  RECORD_GRACE,
-} from './outbox.ts';
+import { DELIVERY_MAX_AGE, type DeliveryRecord, keepFor, leaseId, outbox, queueNotices } from './outbox.ts';
 import { type Attempt, postLogoutToken } from './post.ts';
-import { takeLoggedInClients } from './session-clients.ts';
 
 /** Lease beyond the POST timeout: signing, the store writes, and clock differences. */
 const LEASE_MARGIN = 30;
@@ -123,22 +113,18 @@ export class BackchannelLogout {
     await p;
   }
 
-  async #fanOut({ sid, accountId, clients }: { sid: string; accountId: string; clients?: Client[] }) {
-    const ids = await Promise.all(
-      (clients ?? (await takeLoggedInClients(this.#ctx, sid))).map(async (client) => {
-        if (!client.backchannel_logout_uri) return undefined;
-        const id = deliveryId(sid, client.client_id);
-        // A second write of the same notice (never expected) leaves the first one alone.
-        await this.#outbox.insertIfAbsent(
-          id,
-          newDelivery(client.client_id, accountId, sid),
-          DELIVERY_MAX_AGE + RECORD_GRACE,
-        );
-        return id;
-      }),
-    );
+  /**
+   * Sessions ended without a sign-out (a passkey removed, a password changed): their clients'
+   * notices, as for `sessionEnded`.
+   */
+  async sessionsEnded(sessions: readonly EndedSession[]): Promise<void> {
+    for (const session of sessions) await this.sessionEnded(session);
+  }
+
+  async #fanOut(session: { sid: string; accountId: string; clients?: Client[] }) {
+    const ids = await queueNotices(this.#ctx, session);
     // Written even while shutting down: the next start (or another instance) delivers them.
-    for (const id of ids) if (id !== undefined) this.#enqueue(id);
+    for (const id of ids) this.#enqueue(id);
   }
 
   /**

@@ -3,11 +3,16 @@
  * be an ID token this provider issued (any published token-signing key, retired ones included,
  * never the root set /jwks may also publish; expired ones too) to one registered client. Only a
  * hint naming the signed-in user and session ends the session without a question.
+ *
+ * An RP that receives encrypted ID tokens sends the signed token it decrypted, or re-encrypts it
+ * to one of the provider's encryption keys (§2); the JWE it received, which only it can open, is
+ * refused with a message saying so.
  */
 import { algorithms, createLocalJWKSet, type JwtClaims, verifyJwt } from '@pqid/jose';
 import type { IdpContext } from '../../context.ts';
 import type { AuthContext } from '../../signin/auth-context.ts';
 import { OAuthError } from '../shared/errors.ts';
+import { openProviderJwe } from '../shared/provider-jwe.ts';
 
 /** A logout request this provider refuses; its message is shown to the user. */
 export class LogoutError extends OAuthError {
@@ -32,9 +37,10 @@ export interface Hint {
  */
 export async function verifyHint(ctx: IdpContext, hint: string): Promise<Hint> {
   const invalid = new LogoutError('The id_token_hint is not a valid ID token from this provider.');
+  const signed = hint.split('.').length === 5 ? await decryptedHint(ctx, hint, invalid) : hint;
   let claims: JwtClaims;
   try {
-    ({ claims } = await verifyJwt(hint, await createLocalJWKSet(ctx.keys.publicKeys('oidc')), {
+    ({ claims } = await verifyJwt(signed, await createLocalJWKSet(ctx.keys.publicKeys('oidc')), {
       algorithms: algorithms(),
       issuer: ctx.config.issuer,
       typ: 'JWT',
@@ -53,6 +59,19 @@ export async function verifyHint(ctx: IdpContext, hint: string): Promise<Hint> {
   if (claims.events !== undefined || (claims.sid !== undefined && typeof claims.sid !== 'string'))
     throw invalid;
   return { sub: claims.sub, aud: client, ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}) };
+}
+
+/** The hint's own limit at the end-session endpoint. */
+const MAX_JWE_BYTES = 32 * 1024;
+
+/** The signed ID token inside a hint encrypted to the provider (a Nested JWT). */
+async function decryptedHint(ctx: IdpContext, hint: string, invalid: LogoutError): Promise<string> {
+  const opened = await openProviderJwe(ctx, hint, MAX_JWE_BYTES);
+  if ('jwt' in opened) return opened.jwt;
+  if (opened.reason === 'not-jwt') throw invalid;
+  throw new LogoutError(
+    'The id_token_hint is encrypted, but not to a key of this provider: send the signed ID token it contains.',
+  );
 }
 
 /**

@@ -3,9 +3,11 @@
  * yet delivered, keyed by session and client, and the lease (a `Lock` record) one instance holds
  * while it tries one.
  */
+import type { Client } from '../../clients/clients.ts';
 import type { IdpContext } from '../../context.ts';
 import { tokenId } from '../../crypto/secrets.ts';
 import { type Model, model } from '../../storage/model.ts';
+import { takeLoggedInClients } from './session-clients.ts';
 
 /**
  * A notice not delivered within a day (every instance down, or failing, that long) is given up:
@@ -51,4 +53,31 @@ export function newDelivery(clientId: string, sub: string, sid: string): Deliver
 export function keepFor(record: DeliveryRecord): number {
   const end = record.created + (DELIVERY_MAX_AGE + RECORD_GRACE) * 1000;
   return Math.max(1, Math.ceil((end - Date.now()) / 1000));
+}
+
+/**
+ * Put the notices of an ended session in the outbox: one for each of its clients that registered
+ * a `backchannel_logout_uri`. `clients`: the session's clients when the caller has read them
+ * already, else they are read (and taken) here. Returns the record ids, for an instance to
+ * deliver at once; otherwise the next sweep of any instance delivers them.
+ */
+export async function queueNotices(
+  ctx: IdpContext,
+  { sid, accountId, clients }: { sid: string; accountId: string; clients?: Client[] },
+): Promise<string[]> {
+  const store = outbox(ctx);
+  const ids = await Promise.all(
+    (clients ?? (await takeLoggedInClients(ctx, sid))).map(async (client) => {
+      if (!client.backchannel_logout_uri) return undefined;
+      const id = deliveryId(sid, client.client_id);
+      // A second write of the same notice (never expected) leaves the first one alone.
+      await store.insertIfAbsent(
+        id,
+        newDelivery(client.client_id, accountId, sid),
+        DELIVERY_MAX_AGE + RECORD_GRACE,
+      );
+      return id;
+    }),
+  );
+  return ids.filter((id): id is string => id !== undefined);
 }

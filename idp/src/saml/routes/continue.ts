@@ -3,7 +3,7 @@
  * once, the SP's registration checked again, and the session must meet what the SP asked.
  */
 import type { FastifyInstance } from 'fastify';
-import { requiredClass } from '../authn-context.ts';
+import { requiredClassFor } from '../authn-context.ts';
 import { SamlRequestError } from '../bindings.ts';
 import { STATUS } from '../constants.ts';
 import type { SamlDeps } from '../deps.ts';
@@ -22,7 +22,8 @@ export function continueRoute(app: FastifyInstance, deps: SamlDeps): void {
     async (req, reply) => {
       const key = pendingSsoKey(req.params.uid);
       const record = await pending.find(key);
-      const acr = requiredClass(record?.requestedAuthnContext);
+      const sp = record && (await deps.sps.find(record.spEntityId));
+      const acr = requiredClassFor(record?.requestedAuthnContext, sp?.minimumAuthnContext);
       const session = await deps.signIn.check(req, {
         ...(record?.forceAuthn ? { authenticatedSince: record.createdAt } : {}),
         ...(acr !== undefined && acr !== 'impossible' ? { acr: [acr] } : {}),
@@ -32,7 +33,6 @@ export function continueRoute(app: FastifyInstance, deps: SamlDeps): void {
           'This sign-in has expired. Go back to the application and start again.',
           'expired',
         );
-      const sp = await deps.sps.find(record.spEntityId);
       // Re-checked: the registration may have changed while the user was signing in.
       if (!sp?.acsUrls.includes(record.acsUrl))
         throw new SamlRequestError('The application is no longer registered.', 'unknown_sp');

@@ -5,14 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { safeEqual, tokenId } from '../../crypto/secrets.ts';
-import { endSession, SESSION_COOKIE } from '../../signin/session.ts';
+import { SESSION_COOKIE } from '../../signin/session.ts';
 import { sendPage } from '../../ui/html.ts';
 import { errorPage } from '../../ui/pages.ts';
 import { SamlRequestError } from '../bindings.ts';
 import { STATUS } from '../constants.ts';
 import type { SamlDeps } from '../deps.ts';
 import { pendingLogoutKey, pendingLogoutOf } from '../parked.ts';
-import { type LogoutAnswer, sendLogoutResponse } from '../slo.ts';
+import { endSessionForSaml, type LogoutAnswer, sendLogoutResponse } from '../slo.ts';
 
 const confirmSchema = {
   params: { type: 'object', properties: { uid: { type: 'string', maxLength: 64 } } },
@@ -52,7 +52,7 @@ export function sloConfirmRoute(app: FastifyInstance, deps: SamlDeps): void {
       };
       if (req.body.logout === 'no')
         return sendLogoutResponse(deps, req, reply, answer, STATUS.requester, STATUS.requestDenied);
-      await endSession(deps.ctx, req, reply);
+      await endSessionForSaml(deps.ctx, req, reply);
       return sendLogoutResponse(deps, req, reply, answer, STATUS.success);
     },
   );

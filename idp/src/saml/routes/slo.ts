@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken, tokenId } from '../../crypto/secrets.ts';
-import { currentSession, endSession, SESSION_COOKIE } from '../../signin/session.ts';
+import { currentSession, SESSION_COOKIE } from '../../signin/session.ts';
 import { sendPage } from '../../ui/html.ts';
 import { logoutConfirmPage } from '../../ui/pages.ts';
 import { SamlRequestError } from '../bindings.ts';
@@ -13,7 +13,13 @@ import { STATUS } from '../constants.ts';
 import type { SamlDeps } from '../deps.ts';
 import { type PendingLogout, pendingLogoutKey, pendingLogoutOf } from '../parked.ts';
 import { acceptSpRequest, type IncomingMessage } from '../requests.ts';
-import { boundToSession, type LogoutAnswer, readLogoutRequest, sendLogoutResponse } from '../slo.ts';
+import {
+  boundToSession,
+  endSessionForSaml,
+  type LogoutAnswer,
+  readLogoutRequest,
+  sendLogoutResponse,
+} from '../slo.ts';
 import { messageRoutes } from './message.ts';
 
 export function sloRoutes(app: FastifyInstance, deps: SamlDeps): void {
@@ -43,7 +49,7 @@ async function slo(
   if (!session) return sendLogoutResponse(deps, req, reply, answer, STATUS.success);
   const account = await ctx.accounts.find(session.accountId);
   if (!account || (await boundToSession(deps, req, accepted, info, session, account))) {
-    await endSession(ctx, req, reply);
+    await endSessionForSaml(ctx, req, reply);
     return sendLogoutResponse(deps, req, reply, answer, STATUS.success);
   }
   // Not bound to this session: anyone could have sent it, or an SP that has no part in it. Ask;

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken } from '../../crypto/secrets.ts';
 import type { SignInNeed } from '../../signin/auth-context.ts';
-import { requiredClass } from '../authn-context.ts';
+import { requiredClassFor } from '../authn-context.ts';
 import { readAuthnRequest, unsupportedNameIdFormat } from '../authn-request.ts';
 import { STATUS } from '../constants.ts';
 import type { SamlDeps } from '../deps.ts';
@@ -33,7 +33,7 @@ async function sso(
   const status = (sub: string, message?: string) => sendStatusResponse(deps, reply, sp, info, sub, message);
   if (unsupportedNameIdFormat(accepted))
     return status(STATUS.invalidNameIdPolicy, 'The requested NameID format is not supported.');
-  const acr = requiredClass(info.requestedAuthnContext);
+  const acr = requiredClassFor(info.requestedAuthnContext, sp.minimumAuthnContext);
   if (acr === 'impossible')
     return status(STATUS.noAuthnContext, 'The requested authentication context is not supported.');
   const need: SignInNeed = {

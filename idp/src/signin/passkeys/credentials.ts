@@ -18,9 +18,9 @@
  */
 import type { Config } from '../../config/index.ts';
 import { tokenId } from '../../crypto/secrets.ts';
-import type { Adapter, Storage } from '../../storage/adapter.ts';
+import type { Adapter } from '../../storage/adapter.ts';
 import { type Model, type Stored, typed } from '../../storage/model.ts';
-import { PASSKEY, SignInUses, useLifetimes } from '../uses.ts';
+import { PASSKEY, SignInUses, type UsesContext, useLifetimes } from '../uses.ts';
 
 export interface Passkey {
   /** Credential ID, base64url. */
@@ -185,9 +185,10 @@ export class Passkeys {
 }
 
 /** The passkeys of a store, with what they authenticated: for the server and the CLI alike. */
-export function passkeysOf(ctx: { storage: Storage; config: Pick<Config, 'ttl' | 'passkeys'> }): Passkeys {
+export function passkeysOf(ctx: UsesContext & { config: Pick<Config, 'passkeys'> }): Passkeys {
   const { passkeys } = ctx.config;
-  const uses = new SignInUses(ctx.storage, useLifetimes(ctx.config), PASSKEY);
+  // Read when a revocation ends sessions, not now: the server installs its own after start-up.
+  const uses = new SignInUses(ctx.storage, useLifetimes(ctx.config), PASSKEY, (s) => ctx.sessionsEnded(s));
   return new Passkeys(
     ctx.storage.adapter('WebAuthnCredential'),
     ctx.storage.adapter('Lock'),

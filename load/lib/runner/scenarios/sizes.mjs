@@ -3,7 +3,6 @@
  * by the runner, DPoP proofs, request objects and SAML messages), measured by k6 where they
  * travel, against the transport budgets.
  */
-import { samlSizes } from '@pqid/idp';
 import { loginFlow } from '../../flow.mjs';
 import { buildSizeItems } from '../../samples.mjs';
 import { SAML_ALGS } from '../../variants.mjs';
@@ -162,6 +161,9 @@ export async function sizes(ctx, idp) {
   const accessTokenFormat = Object.values(issued).every((t) => t.accessToken.split('.').length === 3)
     ? 'jwt'
     : 'reference';
+  // Imported here, not at the top: @pqid/idp loads node:sqlite, and run.mjs must load on an
+  // older Node far enough to say which version it needs.
+  const { samlSizes } = await import('@pqid/idp');
   // SAML messages from the IdP's own signing code (samlSizes: a signed AuthnRequest over
   // HTTP-Redirect, a signed Response in its HTTP-POST form, leaf certificate from an
   // ML-DSA-87 root in KeyInfo), for the SAML algorithms among --algs.
