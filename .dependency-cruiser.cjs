@@ -60,6 +60,32 @@ const JOSE_LAYERS = [
   ['lib', ['lib/', 'errors\\.ts$']],
 ];
 
+/**
+ * @pqid/xmldsig's layers: its entry point; SAML (messages, addressing, the SP guard and policy,
+ * the node-saml adapter); XML-DSig signing and verification and certificate issuing and checking;
+ * the signature algorithms, their key material and signers; the formats (X.509/SPKI/PEM, XML
+ * parsing and its limits); at the bottom the key types, the URIs and the errors.
+ */
+const XMLDSIG = '^packages/xmldsig/src/';
+const XMLDSIG_LAYERS = [
+  ['entry', ['index\\.ts$']],
+  [
+    'saml',
+    [
+      'saml\\.ts$',
+      'saml-message\\.ts$',
+      'addressing\\.ts$',
+      'sp-guard\\.ts$',
+      'sp-policy\\.ts$',
+      'node-saml\\.ts$',
+    ],
+  ],
+  ['operations', ['sign\\.ts$', 'verify\\.ts$', 'x509/issue\\.ts$', 'x509/verify\\.ts$']],
+  ['algorithms', ['algorithms/', 'signing-keys\\.ts$', 'x509/signers\\.ts$']],
+  ['formats', ['x509/(parse|pem|spki|name|oids)\\.ts$', 'xml/']],
+  ['lib', ['keys\\.ts$', 'uris\\.ts$', 'errors\\.ts$']],
+];
+
 /** Modules under `from` may not import modules under `to`. */
 const forbid = (name, comment, from, to) => ({
   name,
@@ -82,6 +108,25 @@ const layerRules = (prefix, layers, rule) => {
   );
 };
 
+/**
+ * A module no layer names would escape the layer rules: a new file must be given its layer (here
+ * and in docs/ARCHITECTURE.md) before it may import or be imported.
+ */
+const unlayered = (prefix, layers, rule) => {
+  const all = layers.flatMap(([, own]) => own.map((e) => prefix + e));
+  const comment = `every module of ${prefix.slice(1, -1)} belongs to one layer of docs/ARCHITECTURE.md`;
+  return [
+    { name: `${rule}-unlayered`, comment, severity: 'error', from: { path: prefix, pathNot: all }, to: {} },
+    {
+      name: `${rule}-unlayered-target`,
+      comment,
+      severity: 'error',
+      from: { path: prefix },
+      to: { path: prefix, pathNot: all },
+    },
+  ];
+};
+
 module.exports = {
   forbidden: [
     {
@@ -101,6 +146,10 @@ module.exports = {
     },
     ...layerRules(IDP, LAYERS, 'idp-layer'),
     ...layerRules(JOSE, JOSE_LAYERS, 'jose-layer'),
+    ...layerRules(XMLDSIG, XMLDSIG_LAYERS, 'xmldsig-layer'),
+    ...unlayered(IDP, LAYERS, 'idp-layer'),
+    ...unlayered(JOSE, JOSE_LAYERS, 'jose-layer'),
+    ...unlayered(XMLDSIG, XMLDSIG_LAYERS, 'xmldsig-layer'),
     forbid(
       'idp-protocols-independent',
       'OIDC and SAML share sign-in, clients and keys, not each other',
@@ -151,3 +200,13 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'default'] },
   },
 };
+
+// The layer tables, for test/architecture.test.ts, which holds them to docs/ARCHITECTURE.md. Not
+// enumerable: dependency-cruiser refuses a configuration with members it does not know.
+Object.defineProperty(module.exports, 'layers', {
+  value: {
+    [IDP]: LAYERS,
+    [JOSE]: JOSE_LAYERS,
+    [XMLDSIG]: XMLDSIG_LAYERS,
+  },
+});

@@ -14,6 +14,7 @@ const dir = fileURLToPath(new URL('.', import.meta.url));
  * PQID_NATIVE_SELF_TEST_CORRUPT=1 corrupts the expected answer (to test that path).
  */
 function selfTest(addon, binary) {
+  // biome-ignore lint/style/noProcessEnv: a test switch read at load, before any call could set it
   const r = addon.selfTest(process.env.PQID_NATIVE_SELF_TEST_CORRUPT === '1');
   if (!r.ok) {
     throw new LiboqsError(

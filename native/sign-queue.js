@@ -10,22 +10,15 @@ import { availableParallelism } from 'node:os';
 
 const DEFAULT_MAX_BATCH = 8; // 8 × ~85 µs: a batch adds at most ~0.7 ms to its first job
 
-/** A positive integer from the environment (PQID_SIGN_SLOTS, PQID_SIGN_BATCH), else `fallback`. */
-function fromEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  // A typo must not silently run with the defaults.
-  if (!Number.isInteger(v) || v < 1)
-    throw new RangeError(`${name} must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
-  return v;
-}
-
 // Two slots per signing thread: when a task finishes, the next one is already queued in
 // libuv, so no core idles while the JS thread wakes up to hand out work (with one slot per
 // thread, 2-core utilisation fell to ~75%). Signing threads = min(cores, pool size); with
-// Node's default pool of 4 on 2 cores that is 4 slots, all running at once.
+// Node's default pool of 4 on 2 cores that is 4 slots, all running at once. The pool's size is
+// libuv's own setting, which it takes from UV_THREADPOOL_SIZE and Node offers no other way to
+// learn: the one variable this package reads. Applications tune the queue with `configure` below
+// (@pqid/jose's `configure({ nativeSigning })`).
 function defaultSlots() {
+  // biome-ignore lint/style/noProcessEnv: libuv's own setting; Node has no other way to tell it
   const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   return Math.max(2, 2 * Math.min(availableParallelism(), pool));
 }
@@ -35,8 +28,8 @@ function defaultSlots() {
  * @param {(e: unknown) => Error} typed turns a native error into a LiboqsError
  */
 export function createSignQueue(native, typed) {
-  let slots = fromEnv('PQID_SIGN_SLOTS', defaultSlots());
-  let maxBatch = fromEnv('PQID_SIGN_BATCH', DEFAULT_MAX_BATCH);
+  let slots = defaultSlots();
+  let maxBatch = DEFAULT_MAX_BATCH;
   let busy = 0;
   /** FIFO of batches waiting for a slot: { batch, settle: [resolve, reject, …] }. */
   const waiting = [];

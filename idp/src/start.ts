@@ -11,12 +11,12 @@ const held = new HeldLog();
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...(process.argv[2] ? { file: process.argv[2] } : {}) });
-  const { backend, compositeMode, drainTimeoutMs } = readEnvironment();
+  const { backend, compositeMode, nativeSigning, drainTimeoutMs } = readEnvironment();
   // How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections.
   const DRAIN_TIMEOUT_MS = drainTimeoutMs;
   // The fallback to another ML-DSA backend is reported once, as a structured log line below,
   // instead of @pqid/jose's process warning.
-  configure({ backend, compositeMode, onWarning: null });
+  configure({ backend, compositeMode, nativeSigning, onWarning: null });
   const idp = await createIdp(config, { warn: (m) => console.warn(`warning: ${m}`), logStream: held });
   const log = idp.app.log;
   const mldsa = mldsaBackendReport();

@@ -461,4 +461,20 @@ describe('backend settings from the environment', () => {
     expect(composites.stderr).toContain('ERR_CONFIG: PQID_NATIVE_COMPOSITES must be auto, whole or split');
     expect(composites.stderr).not.toMatch(NO_STACK);
   });
+
+  it('PQID_DEBUG=1 adds the stack trace to an error, PQID_DEBUG=0 does not', async () => {
+    const on = await pqid(['backends'], '', { PQID_BACKEND: 'fast', PQID_DEBUG: '1' });
+    expect(on.code).toBe(1);
+    expect(on.stderr).toMatch(NO_STACK);
+    const off = await pqid(['backends'], '', { PQID_BACKEND: 'fast', PQID_DEBUG: '0' });
+    expect(off.stderr).toBe(
+      'pqid: ERR_CONFIG: PQID_BACKEND must be one of native, node, noble, native-ref; got "fast"\n',
+    );
+  });
+
+  it('PQID_SIGN_SLOTS and PQID_SIGN_BATCH are read here, for the native backend, and a typo is refused', async () => {
+    const bad = await pqid(['algorithms'], '', { PQID_SIGN_BATCH: 'eight' });
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toBe('pqid: ERR_CONFIG: PQID_SIGN_BATCH must be an integer ≥ 1, got "eight"\n');
+  });
 });

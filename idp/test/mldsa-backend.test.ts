@@ -3,9 +3,10 @@
  * /metrics gauges, and PQID_REQUIRE_NATIVE. The fallback cases use constructed reports here;
  * test/faults.test.ts starts main.js with the native addon really missing or self-disabled.
  */
-import { backends, configure, preferredBackend } from '@pqid/jose';
+import { backends, configure, preferredBackend, settings } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdp } from '../src/app.ts';
+import { main as cliMain } from '../src/cli/main.ts';
 import { backendSettings, ConfigError, readEnvironment } from '../src/config/index.ts';
 import {
   bannerLines,
@@ -164,18 +165,50 @@ describe('the running provider', () => {
 
 describe('backendSettings: the environment of npm start and the CLI, for @pqid/jose', () => {
   it('maps PQID_BACKEND and PQID_NATIVE_COMPOSITES, unset or empty meaning automatic', () => {
-    expect(backendSettings({})).toEqual({ backend: undefined, compositeMode: 'auto' });
-    expect(backendSettings({ PQID_BACKEND: '', PQID_NATIVE_COMPOSITES: '' })).toEqual({
+    expect(backendSettings({})).toEqual({ backend: undefined, compositeMode: 'auto', nativeSigning: {} });
+    expect(backendSettings({ PQID_BACKEND: '', PQID_NATIVE_COMPOSITES: '', PQID_SIGN_SLOTS: '' })).toEqual({
       backend: undefined,
       compositeMode: 'auto',
+      nativeSigning: {},
     });
     expect(backendSettings({ PQID_BACKEND: 'native-ref', PQID_NATIVE_COMPOSITES: 'whole' })).toEqual({
       backend: 'native-ref',
       compositeMode: 'whole',
+      nativeSigning: {},
     });
     // `off` is what the variable always said for split
     expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'off' }).compositeMode).toBe('split');
     expect(backendSettings({ PQID_NATIVE_COMPOSITES: 'Split' }).compositeMode).toBe('split');
+  });
+
+  it('maps PQID_SIGN_SLOTS and PQID_SIGN_BATCH onto nativeSigning, each only when set', () => {
+    expect(backendSettings({ PQID_SIGN_SLOTS: '3', PQID_SIGN_BATCH: ' 5 ' }).nativeSigning).toEqual({
+      slots: 3,
+      maxBatch: 5,
+    });
+    expect(backendSettings({ PQID_SIGN_BATCH: '1' }).nativeSigning).toEqual({ maxBatch: 1 });
+    for (const v of ['0', 'eight', '1.5', '-2', '3e2'])
+      expect(() => backendSettings({ PQID_SIGN_SLOTS: v }), v).toThrow(
+        new ConfigError(`PQID_SIGN_SLOTS must be an integer ≥ 1, got ${JSON.stringify(v)}`),
+      );
+  });
+
+  it('the CLI hands them to @pqid/jose', async () => {
+    const before = settings();
+    const quiet = process.stdout.write;
+    process.stdout.write = () => true;
+    try {
+      expect(await cliMain(['algorithms'], { PQID_SIGN_SLOTS: '7', PQID_NATIVE_COMPOSITES: 'whole' })).toBe(
+        0,
+      );
+    } finally {
+      process.stdout.write = quiet;
+    }
+    try {
+      expect(settings()).toMatchObject({ compositeMode: 'whole', nativeSigning: { slots: 7 } });
+    } finally {
+      configure(before);
+    }
   });
 
   it('refuses anything else with a ConfigError naming the choices', () => {

@@ -115,7 +115,7 @@ describe('signAsync batching', () => {
     await Promise.all(pending);
   });
 
-  it('takes PQID_SIGN_SLOTS / PQID_SIGN_BATCH from the environment and refuses a typo', () => {
+  it('reads no settings from the environment: the application configures the queue', () => {
     const run = (env: Record<string, string>) =>
       spawnSync(
         process.execPath,
@@ -126,12 +126,19 @@ describe('signAsync batching', () => {
         ],
         { env: { ...process.env, ...env }, encoding: 'utf8' },
       );
-    const ok = run({ PQID_SIGN_SLOTS: '3', PQID_SIGN_BATCH: '5' });
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ slots: 3, maxBatch: 5 });
-    const typo = run({ PQID_SIGN_BATCH: 'eight' });
-    expect(typo.status).not.toBe(0);
-    expect(typo.stderr).toContain('PQID_SIGN_BATCH must be an integer ≥ 1, got "eight"');
+    // The variables the IdP maps onto @pqid/jose's configure({ nativeSigning }), and a typo.
+    const plain = run({});
+    expect(plain.status, plain.stderr).toBe(0);
+    const envs: Record<string, string>[] = [
+      { PQID_SIGN_SLOTS: '3', PQID_SIGN_BATCH: '5' },
+      { PQID_SIGN_BATCH: 'eight' },
+    ];
+    for (const env of envs) {
+      const r = run(env);
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(plain.stdout));
+    }
+    expect(JSON.parse(plain.stdout)).toMatchObject({ maxBatch: 8 });
   });
 
   it('rejects nonsense settings', () => {

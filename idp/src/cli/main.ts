@@ -4,7 +4,7 @@
  * may be running or stopped) and load it only when run.
  */
 import { configure } from '@pqid/jose';
-import { ConfigError, type Env, processEnv, readEnvironment } from '../config/index.ts';
+import { ConfigError, cliDebug, type Env, processEnv, readEnvironment } from '../config/index.ts';
 import { clients } from './clients.ts';
 import { CliError, err, report } from './common.ts';
 import { keys } from './keys.ts';
@@ -17,11 +17,11 @@ export const IDP_COMMANDS = [...TOKEN_COMMANDS, keys, clients, samlSps, passkeys
 
 /** Runs one command line; the environment gives the ML-DSA backend settings and PQID_DEBUG. */
 export async function main(argv: string[], env: Env = processEnv()): Promise<number> {
-  const debug = !!env.PQID_DEBUG;
+  const debug = cliDebug(env);
   try {
     // The backend fallback warning is for servers; `pqid backends` shows the backends on request.
-    const { backend, compositeMode } = readEnvironment(env);
-    configure({ backend, compositeMode, onWarning: null });
+    const { backend, compositeMode, nativeSigning } = readEnvironment(env);
+    configure({ backend, compositeMode, nativeSigning, onWarning: null });
   } catch (e) {
     return report('pqid', e instanceof ConfigError ? new CliError('ERR_CONFIG', e.message) : e, debug);
   }

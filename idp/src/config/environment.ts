@@ -3,7 +3,7 @@
  * that have a variable (table.ts), and the variables that only the environment carries — secrets
  * that must not sit in a file, and switches of the process (ENVIRONMENT below).
  */
-import { BACKEND_NAMES, type BackendName, type CompositeMode } from '@pqid/jose';
+import { BACKEND_NAMES, type BackendName, type CompositeMode, type NativeSigning } from '@pqid/jose';
 import { envFlag, fail } from './values.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -46,6 +46,11 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     doc: '`1` (any value but `0`/`false`/`no`/`off`): refuse to start (exit code 3, the reason and the fix on stderr; `createIdp` throws `ERR_NATIVE_REQUIRED`) when ML-DSA would sign on a fallback instead of the native backend (`@pqid/liboqs-node`): the addon is missing or failed its self-test, or `PQID_BACKEND` names another backend. The test suite also reads it: set, the native tests must run',
   },
   {
+    name: 'PQID_DEBUG',
+    readBy: 'the pqid CLI',
+    doc: '`1` (any value but `0`/`false`/`no`/`off`): a failed command prints the stack trace under its one-line error',
+  },
+  {
     name: 'PQID_DRAIN_TIMEOUT_MS',
     doc: 'milliseconds SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections (default 10000)',
   },
@@ -59,13 +64,11 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'PQID_SIGN_SLOTS',
-    readBy: '@pqid/liboqs-node',
-    doc: 'native backend: pool tasks async signing keeps in flight (default 2 × min(cores, `UV_THREADPOOL_SIZE` or 4)); see [native/README.md](../native/README.md#how-it-works)',
+    doc: "native backend: pool tasks async signing keeps in flight (default 2 × min(cores, `UV_THREADPOOL_SIZE` or 4)); `npm start` and `pqid` pass it to `@pqid/jose`'s `configure({ nativeSigning: { slots } })`; see [native/README.md](../native/README.md#how-it-works)",
   },
   {
     name: 'PQID_SIGN_BATCH',
-    readBy: '@pqid/liboqs-node',
-    doc: 'native backend: most signatures one pool task signs when every slot is busy (default 8; `1` turns batching off). Either variable set to anything but an integer ≥ 1 makes the native backend refuse to load, with that message',
+    doc: 'native backend: most signatures one pool task signs when every slot is busy (default 8; `1` turns batching off), passed as `configure({ nativeSigning: { maxBatch } })`. Either variable set to anything but an integer ≥ 1 is a configuration error',
   },
   {
     name: 'UV_THREADPOOL_SIZE',
@@ -88,6 +91,8 @@ export interface EnvironmentSettings {
   backend: BackendName | undefined;
   /** PQID_NATIVE_COMPOSITES: how the native backend signs composites (`configure({ compositeMode })`). */
   compositeMode: CompositeMode;
+  /** PQID_SIGN_SLOTS, PQID_SIGN_BATCH: the native sign queue (`configure({ nativeSigning })`). */
+  nativeSigning: NativeSigning;
   /** PQID_DRAIN_TIMEOUT_MS. */
   drainTimeoutMs: number;
 }
@@ -101,6 +106,7 @@ export interface EnvironmentSettings {
 export function backendSettings(env: Env): {
   backend: BackendName | undefined;
   compositeMode: CompositeMode;
+  nativeSigning: NativeSigning;
 } {
   const backend = env.PQID_BACKEND?.trim() || undefined;
   if (backend !== undefined && !BACKEND_NAMES.includes(backend as BackendName))
@@ -112,10 +118,33 @@ export function backendSettings(env: Env): {
     fail(
       `PQID_NATIVE_COMPOSITES must be auto, whole or split; got ${JSON.stringify(env.PQID_NATIVE_COMPOSITES)}`,
     );
-  return { backend: backend as BackendName | undefined, compositeMode: compositeMode as CompositeMode };
+  const slots = positiveInteger(env, 'PQID_SIGN_SLOTS');
+  const maxBatch = positiveInteger(env, 'PQID_SIGN_BATCH');
+  return {
+    backend: backend as BackendName | undefined,
+    compositeMode: compositeMode as CompositeMode,
+    nativeSigning: {
+      ...(slots === undefined ? {} : { slots }),
+      ...(maxBatch === undefined ? {} : { maxBatch }),
+    },
+  };
+}
+
+/** An integer ≥ 1 from `env[name]`, undefined when unset; a typo must not run with the default. */
+function positiveInteger(env: Env, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9]\d*$/.test(raw)) fail(`${name} must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+/** PQID_DEBUG: whether the CLI adds stack traces to its errors (read before anything can fail). */
+export function cliDebug(env: Env = processEnv()): boolean {
+  const v = nonEmpty(env.PQID_DEBUG?.trim());
+  return v !== undefined && envFlag(v);
+}
 
 export function readEnvironment(env: Env = processEnv()): EnvironmentSettings {
   const require = env.PQID_REQUIRE_NATIVE?.trim();

@@ -13,6 +13,7 @@ export {
 } from './database-url.ts';
 export {
   backendSettings,
+  cliDebug,
   ENVIRONMENT,
   type Env,
   type EnvironmentSettings,

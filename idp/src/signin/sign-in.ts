@@ -35,12 +35,16 @@ import { accountUsesOf, type SignInUses } from './uses.ts';
 
 export type { Continuation } from './interaction/record.ts';
 
-/** How a protocol continues a request once the user has signed in or answered the consent page. */
-export interface Resumer {
-  signedIn(reply: FastifyReply, auth: AuthContext, state: Payload): Promise<FastifyReply>;
-  consented?(reply: FastifyReply, allowed: boolean, auth: AuthContext, state: Payload): Promise<FastifyReply>;
+/**
+ * How a protocol continues a request once the user has signed in or answered the consent page.
+ * `S` is the state the protocol parks with its continuations (`{ resume: name, state }`): the
+ * sign-in stores it and hands it back unchanged to the resumer registered under that name.
+ */
+export interface Resumer<S extends Payload = Payload> {
+  signedIn(reply: FastifyReply, auth: AuthContext, state: S): Promise<FastifyReply>;
+  consented?(reply: FastifyReply, allowed: boolean, auth: AuthContext, state: S): Promise<FastifyReply>;
   /** The user could not (or chose not to) meet the request's need: answer the client with an error. */
-  unmet?(reply: FastifyReply, state: Payload): Promise<FastifyReply>;
+  unmet?(reply: FastifyReply, state: S): Promise<FastifyReply>;
 }
 
 /** What the pages show and allow. */
@@ -109,7 +113,7 @@ export class SignIn {
   }
 
   /** Register how the protocol named `name` continues; once per name. */
-  register(name: string, resumer: Resumer): void {
+  register<S extends Payload>(name: string, resumer: Resumer<S>): void {
     if (this.#resumers.has(name)) throw new Error(`a resumer named ${name} is already registered`);
     this.#resumers.set(name, resumer);
   }

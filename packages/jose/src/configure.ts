@@ -21,6 +21,17 @@ export interface PqidWarning {
   message: string;
 }
 
+/**
+ * How the native backend admits async signatures (@pqid/liboqs-node's sign queue): a member left
+ * out keeps the addon's default.
+ */
+export interface NativeSigning {
+  /** Pool tasks async signing keeps in flight (default 2 × min(cores, the libuv pool size)). */
+  slots?: number;
+  /** Most signatures one pool task signs when every slot is busy (default 8; 1: no batching). */
+  maxBatch?: number;
+}
+
 export interface Settings {
   /**
    * The backend ML-DSA and SLH-DSA operations prefer. Where it cannot do what an operation needs
@@ -29,6 +40,7 @@ export interface Settings {
    */
   backend: BackendName | undefined;
   compositeMode: CompositeMode;
+  nativeSigning: Readonly<NativeSigning>;
   /**
    * Where warnings go. Default: one process warning (`process.emitWarning`) per process;
    * `null` silences them (an application that reports the backend itself, as the IdP does).
@@ -43,10 +55,38 @@ const emitProcessWarning = (w: PqidWarning): void => {
 const DEFAULTS: Readonly<Settings> = Object.freeze({
   backend: undefined,
   compositeMode: 'auto',
+  nativeSigning: Object.freeze({}),
   onWarning: emitProcessWarning,
 });
 
 let current: Readonly<Settings> = DEFAULTS;
+
+/** What applies settings outside this module (the native sign queue), called after each change. */
+const appliers: Array<(s: Readonly<Settings>) => void> = [];
+
+/** Applies `apply` to the settings now and after every `configure`. */
+export function whenConfigured(apply: (s: Readonly<Settings>) => void): void {
+  appliers.push(apply);
+  apply(current);
+}
+
+const NATIVE_SIGNING_KEYS: ReadonlySet<string> = new Set(['slots', 'maxBatch']);
+
+function nativeSigning(value: unknown): Readonly<NativeSigning> {
+  if (value === undefined) return DEFAULTS.nativeSigning;
+  if (typeof value !== 'object' || value === null)
+    throw new InvalidArgument('nativeSigning must be an object ({ slots, maxBatch })');
+  const out: NativeSigning = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!NATIVE_SIGNING_KEYS.has(k))
+      throw new InvalidArgument(`unknown nativeSigning member ${JSON.stringify(k)} (slots, maxBatch)`);
+    if (v === undefined) continue;
+    if (!Number.isInteger(v) || (v as number) < 1)
+      throw new InvalidArgument(`nativeSigning.${k} must be an integer ≥ 1, got ${JSON.stringify(v)}`);
+    out[k as keyof NativeSigning] = v as number;
+  }
+  return Object.freeze(out);
+}
 
 /** The settings in force. */
 export function settings(): Readonly<Settings> {
@@ -76,6 +116,9 @@ export function configure(options: Partial<Settings>): Readonly<Settings> {
           );
         next.compositeMode = (value as CompositeMode | undefined) ?? DEFAULTS.compositeMode;
         break;
+      case 'nativeSigning':
+        next.nativeSigning = nativeSigning(value);
+        break;
       case 'onWarning':
         if (value !== undefined && value !== null && typeof value !== 'function')
           throw new InvalidArgument('onWarning must be a function or null');
@@ -83,10 +126,11 @@ export function configure(options: Partial<Settings>): Readonly<Settings> {
         break;
       default:
         throw new InvalidArgument(
-          `unknown setting ${JSON.stringify(key)} (backend, compositeMode, onWarning)`,
+          `unknown setting ${JSON.stringify(key)} (backend, compositeMode, nativeSigning, onWarning)`,
         );
     }
   }
   current = Object.freeze(next);
+  for (const apply of appliers) apply(current);
   return previous;
 }

@@ -20,6 +20,7 @@ export {
   COMPOSITE_MODES,
   type CompositeMode,
   configure,
+  type NativeSigning,
   type PqidWarning,
   type Settings,
   settings,

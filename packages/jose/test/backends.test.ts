@@ -151,6 +151,13 @@ describe('configure', () => {
     expect(() => configure({ onWarning: 'stderr' as unknown as null })).toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_ARGUMENT' }),
     );
+    for (const nativeSigning of [{ slots: 0 }, { maxBatch: 1.5 }, { slots: '3' }, { batch: 2 }, 4])
+      expect(() => configure({ nativeSigning } as never)).toThrow(
+        expect.objectContaining({
+          code: 'ERR_INVALID_ARGUMENT',
+          message: expect.stringContaining('nativeSigning'),
+        }),
+      );
     expect(() => configure({ quiet: true } as never)).toThrow(
       expect.objectContaining({ code: 'ERR_INVALID_ARGUMENT', message: expect.stringContaining('"quiet"') }),
     );
@@ -164,7 +171,12 @@ describe('configure', () => {
     const prev = configure({ backend: 'noble', compositeMode: 'split', onWarning: null });
     try {
       expect(prev).toBe(defaults);
-      expect(settings()).toEqual({ backend: 'noble', compositeMode: 'split', onWarning: null });
+      expect(settings()).toEqual({
+        backend: 'noble',
+        compositeMode: 'split',
+        nativeSigning: {},
+        onWarning: null,
+      });
       configure({ backend: undefined, compositeMode: undefined, onWarning: undefined });
       expect(settings()).toEqual(defaults);
     } finally {
@@ -172,14 +184,35 @@ describe('configure', () => {
     }
   });
 
+  it("nativeSigning tunes the native addon's sign queue; a member left out keeps the addon's default", async (ctx) => {
+    if (!process.env.PQID_REQUIRE_NATIVE && !backends()[0]?.available) ctx.skip();
+    const { configureAsyncSigning } = await import('@pqid/liboqs-node');
+    const addon = configureAsyncSigning();
+    const prev = configure({ nativeSigning: { slots: addon.slots + 3, maxBatch: 2 } });
+    try {
+      expect(configureAsyncSigning()).toMatchObject({ slots: addon.slots + 3, maxBatch: 2 });
+      configure({ nativeSigning: { maxBatch: 5 } });
+      expect(configureAsyncSigning()).toMatchObject({ slots: addon.slots, maxBatch: 5 });
+    } finally {
+      configure(prev);
+    }
+    expect(configureAsyncSigning()).toMatchObject({ slots: addon.slots, maxBatch: addon.maxBatch });
+  });
+
   it('reads no environment: PQID_BACKEND in the environment changes nothing', async () => {
     const script = `import('@pqid/jose').then((m) => console.log(JSON.stringify({ preferred: m.preferredBackend(), settings: m.settings() })));`;
     const { stdout } = await run(node, ['--input-type=module', '-e', script], {
       cwd: root,
-      env: { ...process.env, PQID_BACKEND: 'noble', PQID_NATIVE_COMPOSITES: 'off', PQID_QUIET: '1' },
+      env: {
+        ...process.env,
+        PQID_BACKEND: 'noble',
+        PQID_NATIVE_COMPOSITES: 'off',
+        PQID_QUIET: '1',
+        PQID_SIGN_SLOTS: '3',
+      },
     });
     const out = JSON.parse(stdout);
-    expect(out.settings).toEqual({ compositeMode: 'auto' });
+    expect(out.settings).toEqual({ compositeMode: 'auto', nativeSigning: {} });
     expect(out.preferred).toBe(preferredBackend());
   });
 

@@ -9,7 +9,6 @@ import type { IdpContext } from '../../context.ts';
 import type { AuthContext } from '../../signin/auth-context.ts';
 import { acrAtLeast } from '../../signin/auth-context.ts';
 import type { SignIn } from '../../signin/sign-in.ts';
-import type { Payload } from '../../storage/adapter.ts';
 import { rememberSessionClient } from '../logout/session-clients.ts';
 import { issueCode } from '../tokens/authorization-codes.ts';
 import { reportedAcr, UNMET } from './acr.ts';
@@ -26,19 +25,13 @@ export interface Flow {
 /** The login and consent pages may redirect straight on to the client. */
 export const formTargets = (request: AuthRequest) => [new URL(request.redirectUri).origin];
 
-/**
- * The request as /authorize parked it with the sign-in. The sign-in module keeps a protocol's
- * state as an opaque payload and hands it back unchanged: this is the one place oidc reads it.
- */
-const parked = (state: Payload): AuthRequest => state as AuthRequest;
-
 /** Register the `oidc` resumer: the sign-in continues the request here. */
 export function registerResumer(flow: Flow): void {
   const { ctx, signIn } = flow;
-  signIn.register('oidc', {
-    signedIn: (reply, auth, state) => afterLogin(flow, reply, parked(state), auth),
-    async consented(reply, allowed, auth, state) {
-      const request = parked(state);
+  // The sign-in hands back the AuthRequest /authorize parked under `resume: 'oidc'`.
+  signIn.register<AuthRequest>('oidc', {
+    signedIn: (reply, auth, request) => afterLogin(flow, reply, request, auth),
+    async consented(reply, allowed, auth, request) {
       if (!allowed)
         return answer(reply, ctx.config.issuer, request, {
           error: 'access_denied',
@@ -47,8 +40,8 @@ export function registerResumer(flow: Flow): void {
       await rememberConsent(ctx, auth.accountId, request.clientId, request.scope);
       return finish(flow, reply, request, auth);
     },
-    unmet: async (reply, state) =>
-      answer(reply, ctx.config.issuer, parked(state), {
+    unmet: async (reply, request) =>
+      answer(reply, ctx.config.issuer, request, {
         error: UNMET,
         error_description: 'the end-user could not meet the required authentication context',
       }),

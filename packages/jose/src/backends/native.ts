@@ -1,4 +1,4 @@
-import { settings } from '../configure.ts';
+import { settings, whenConfigured } from '../configure.ts';
 import { type MlDsaAlg, SEED_BYTES } from './params.ts';
 import type { BackendStatus, CompositeOps, CompositeParams, MlDsaBackend } from './types.ts';
 
@@ -48,6 +48,11 @@ interface NativeModule {
   scheme(alg: MlDsaAlg, options?: { implementation: 'auto' | 'ref' }): NativeScheme;
   /** Absent in an addon built before composites were native (then the JS path signs them). */
   composite?(params: CompositeParams & { implementation: 'auto' | 'ref' }): NativeCompositeScheme;
+  /** The sign queue's admission; returns what is in force. Absent in addons before the queue. */
+  configureAsyncSigning?(options?: { slots?: number; maxBatch?: number }): {
+    slots: number;
+    maxBatch: number;
+  };
   info(): {
     /** Where its mldsa-native comes from, e.g. `aws-lc-sys 0.47.0`. */
     mldsaNative: string;
@@ -76,6 +81,14 @@ try {
       : (e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND'
         ? 'install @pqid/liboqs-node (an optional dependency of @pqid/jose: was it omitted?)'
         : undefined;
+}
+
+// configure({ nativeSigning }) tunes the addon's sign queue; what it leaves out keeps the
+// addon's own default, read once here.
+const configureQueue = mod?.configureAsyncSigning?.bind(mod);
+if (configureQueue) {
+  const { slots, maxBatch } = configureQueue();
+  whenConfigured((s) => configureQueue({ slots, maxBatch, ...s.nativeSigning }));
 }
 
 // Keys are freed (zeroised) when their JS handle is collected, not only when the process exits.

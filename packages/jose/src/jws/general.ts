@@ -5,7 +5,7 @@
  */
 import { lookup } from '../algorithms/registry.ts';
 import type { SignOptions } from '../algorithms/types.ts';
-import { InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
+import { AlgorithmNotAllowed, InvalidArgument, JwsInvalid, SignatureVerificationFailed } from '../errors.ts';
 import { PrivateKey, type PublicKey } from '../keys/handles.ts';
 import { signInput } from '../keys/sign.ts';
 import { b64u, b64uDecode, utf8 } from '../lib/encoding.ts';
@@ -118,7 +118,7 @@ export async function verifyGeneral(
     try {
       header = parseProtectedHeader(s.protected, algorithms);
     } catch (e) {
-      if ((e as { code?: string }).code === 'ERR_ALG_NOT_ALLOWED' && policy !== 'all') {
+      if (e instanceof AlgorithmNotAllowed && policy !== 'all') {
         skipped.push({ index, reason: (e as Error).message });
         continue;
       }
