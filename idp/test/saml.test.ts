@@ -88,6 +88,17 @@ const ssoUrl = (xml: string, extra: Record<string, string> = {}) =>
   `/saml/sso?${new URLSearchParams({ SAMLRequest: redirectParam(xml), ...extra })}`;
 const responseOf = (html: string) =>
   Buffer.from(formFields(html).fields.SAMLResponse as string, 'base64').toString();
+/** POST a LogoutRequest (HTTP-POST binding) with the session cookie `cookie`. */
+const postLogout = (cookie: string, xml: string, relayState?: string) =>
+  t.idp.app.inject({
+    method: 'POST',
+    url: '/saml/slo',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      SAMLRequest: Buffer.from(xml).toString('base64'),
+      ...(relayState !== undefined ? { RelayState: relayState } : {}),
+    }).toString(),
+  });
 
 async function metadataCerts(): Promise<{ xml: string; leaf: string[]; root: string }> {
   const xml = (await inject('/saml/metadata')).body;
@@ -406,21 +417,15 @@ describe('KeyInfo with the key name only (an SP registered with keyInfo: keyName
     expect(full.length - xml.length).toBeGreaterThan(2 * cert.length - 100);
 
     const sessionIndex = /SessionIndex="([^"]+)"/.exec(xml)?.[1] as string;
-    const out = await t.idp.app.inject({
-      method: 'POST',
-      url: '/saml/slo',
-      headers: { cookie: login.session, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        SAMLRequest: Buffer.from(
-          logoutRequestXml({
-            issuer: NAMED,
-            nameId: v.nameId as string,
-            format: NAMEID_FORMAT.persistent,
-            sessionIndex,
-          }),
-        ).toString('base64'),
-      }).toString(),
-    });
+    const out = await postLogout(
+      login.session,
+      logoutRequestXml({
+        issuer: NAMED,
+        nameId: v.nameId as string,
+        format: NAMEID_FORMAT.persistent,
+        sessionIndex,
+      }),
+    );
     const logout = Buffer.from(formFields(out.body).fields.SAMLResponse as string, 'base64').toString();
     expect(logout).toContain(`<ds:KeyName>${names[0]}</ds:KeyName>`);
     expect(logout).not.toContain('X509Certificate');
@@ -441,17 +446,11 @@ describe('SLO', () => {
     // The SessionIndex the SP received authenticates its unsigned request (saml-hardening.test.ts).
     const sessionIndex = /SessionIndex="([^"]+)"/.exec(responseOf(login.body))?.[1] as string;
     const id = reqId();
-    const r = await t.idp.app.inject({
-      method: 'POST',
-      url: '/saml/slo',
-      headers: { cookie: login.session, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        SAMLRequest: Buffer.from(
-          logoutRequestXml({ id, nameId, format: NAMEID_FORMAT.persistent, sessionIndex }),
-        ).toString('base64'),
-        RelayState: 'bye',
-      }).toString(),
-    });
+    const r = await postLogout(
+      login.session,
+      logoutRequestXml({ id, nameId, format: NAMEID_FORMAT.persistent, sessionIndex }),
+      'bye',
+    );
     expect(r.statusCode).toBe(200);
     const { action, fields } = formFields(r.body);
     expect(action).toBe('https://sp.example.test/slo');

@@ -92,6 +92,9 @@ async function loginStatus(app: FastifyInstance, username: string, pw: string): 
   return (await password(app, jar, await startSignIn(app, jar, '/account'), username, pw)).statusCode;
 }
 
+/** The last line on stderr: the command's audit line. */
+const auditLine = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1) as string);
+
 const userinfo = async (app: FastifyInstance, at: string) =>
   (await app.inject({ url: '/userinfo', headers: { authorization: `Bearer ${at}` } })).statusCode;
 
@@ -158,8 +161,7 @@ for (const [engine, fresh] of engines) {
         expect(r.stdout).toMatch(
           /changed the password of carol; ended 2 session\(s\), revoked 2 grant\(s\); kept 0 passkey/,
         );
-        const line = JSON.parse(r.stderr.trim().split('\n').at(-1) as string);
-        expect(line).toMatchObject({
+        expect(auditLine(r.stderr)).toMatchObject({
           audit: 'accounts',
           op: 'account.password',
           username: 'carol',
@@ -219,8 +221,7 @@ for (const [engine, fresh] of engines) {
           passkeys: 1,
           consents: 1,
         });
-        const line = JSON.parse(r.stderr.trim().split('\n').at(-1) as string);
-        expect(line).toMatchObject({
+        expect(auditLine(r.stderr)).toMatchObject({
           audit: 'accounts',
           op: 'account.remove',
           username: 'frank',
