@@ -22,6 +22,7 @@ import { users } from '../src/cli/users.ts';
 import { passkeysOf } from '../src/signin/passkeys/credentials.ts';
 import { basicAuth, captureOutput, DEMO_REDIRECT, KEK, redeemCode, tempDir, testConfig } from './helpers.ts';
 import {
+  csrfOf,
   demoAuthorize,
   enrolFirstPasskey,
   get,
@@ -31,6 +32,7 @@ import {
   passkeyTokens,
   password,
   pastConsent,
+  postForm,
   refreshes,
   startSignIn,
 } from './passkey-helpers.ts';
@@ -90,6 +92,13 @@ async function signIn(app: FastifyInstance, username: string, pw: string) {
 async function loginStatus(app: FastifyInstance, username: string, pw: string): Promise<number> {
   const jar = new Jar();
   return (await password(app, jar, await startSignIn(app, jar, '/account'), username, pw)).statusCode;
+}
+
+/** Sign the browser out at the end-session endpoint, as its user would. */
+async function signOut(app: FastifyInstance, jar: Jar) {
+  const page = await get(app, jar, '/end_session');
+  const r = await postForm(app, jar, '/end_session/confirm', { csrf: csrfOf(page.body), logout: 'yes' });
+  if (r.statusCode >= 400) throw new Error(`sign-out: ${r.statusCode} ${r.body}`);
 }
 
 /** The last line on stderr: the command's audit line. */
@@ -155,18 +164,21 @@ for (const [engine, fresh] of engines) {
         expect(await userinfo(b.app, two.tokens.access_token)).toBe(200);
         // Someone else's session and tokens are not touched.
         const demo = await signIn(a.app, 'demo', 'demo');
+        // A session signed out before the change is not counted as ended by it.
+        const gone = await signIn(a.app, 'carol', OLD);
+        await signOut(a.app, gone.jar);
 
         const r = await pqid(`${NEW}\n`, 'users', 'passwd', 'carol');
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toMatch(
-          /changed the password of carol; ended 2 session\(s\), revoked 2 grant\(s\); kept 0 passkey/,
+          /changed the password of carol; ended 2 session\(s\), revoked 3 grant\(s\); kept 0 passkey/,
         );
         expect(auditLine(r.stderr)).toMatchObject({
           audit: 'accounts',
           op: 'account.password',
           username: 'carol',
           sessions: 2,
-          grants: 2,
+          grants: 3,
         });
         for (const out of [added.stdout, added.stderr, r.stdout, r.stderr]) {
           expect(out).not.toContain(OLD);

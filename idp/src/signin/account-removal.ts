@@ -32,10 +32,10 @@ export async function removeAccount(ctx: RemovalContext, username: string): Prom
   const account = await ctx.accounts.findByUsername(username);
   if (!account) throw new NoSuchUser(username);
   await ctx.accounts.remove(account.sub);
-  const { removed: passkeys } = await passkeysOf(ctx).removeAll(account.sub);
   // Every sign-in is recorded under the account, a passkey's too (sign-in.ts), so the account's
-  // record counts each session and grant once.
+  // record ends and counts each session and grant; the passkeys then find theirs gone.
   const { sessions, grants } = await accountUsesOf(ctx).revoke(account.sub);
+  const { removed: passkeys } = await passkeysOf(ctx).removeAll(account.sub);
   await new Enrolments(ctx.storage.adapter('PasskeyEnrolment')).cancel(account.sub);
   await ctx.loginLimiter.clearAccount(username);
   return { account, sessions, grants, passkeys };

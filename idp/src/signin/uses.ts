@@ -104,15 +104,24 @@ export class SignInUses {
       await revokeGrant(this.#storage, use.grant, this.#ttl.accessToken);
       return undefined;
     }
+    return (await this.#endSession(use.session)).ended;
+  }
+
+  /** End the session stored under `key`: whether it was still there, and its public id if it has one. */
+  async #endSession(key: string): Promise<{ existed: boolean; ended?: EndedSession }> {
     const sessions = model<SessionIdentity>(this.#storage, 'Session');
-    const session = await sessions.find(use.session);
-    await sessions.destroy(use.session);
-    return session?.sid !== undefined ? { sid: session.sid, accountId: session.accountId } : undefined;
+    const session = await sessions.find(key);
+    if (session === undefined) return { existed: false };
+    await sessions.destroy(key);
+    return session.sid !== undefined
+      ? { existed: true, ended: { sid: session.sid, accountId: session.accountId } }
+      : { existed: true };
   }
 
   /**
-   * End every session and revoke every grant `owner` authenticated; how many of each. The ended
-   * sessions' clients are then told.
+   * End every session and revoke every grant `owner` authenticated; how many sessions were still
+   * open (one signed out or ended before is not counted) and how many grants were revoked. The
+   * ended sessions' clients are then told.
    */
   async revoke(owner: string): Promise<{ sessions: number; grants: number }> {
     const store = this.#uses;
@@ -120,9 +129,9 @@ export class SignInUses {
     const ended: EndedSession[] = [];
     for (const { id, payload: r } of await store.listByUid(this.#ownerOf(owner))) {
       if (r.session !== undefined) {
-        const session = await this.undo({ session: r.session });
+        const { existed, ended: session } = await this.#endSession(r.session);
         if (session !== undefined) ended.push(session);
-        counts.sessions++;
+        if (existed) counts.sessions++;
       } else if (r.grant !== undefined) {
         await this.undo({ grant: r.grant });
         counts.grants++;
