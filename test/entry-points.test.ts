@@ -1,7 +1,7 @@
 /**
  * The entry points and the Node versions they run on. Every package declares the same
  * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
- * fault runners and the test runner say in one line what is needed; on the lowest version it
+ * fault runners, load/'s measurement scripts and the test runner say in one line what is needed; on the lowest version it
  * admits, the IdP starts from the repository and issues a token that verifies, and the example RP
  * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
  * inside the repository; and the CLI's token commands never load node:sqlite.
@@ -89,7 +89,7 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(String(r.stderr)).not.toMatch(/^\s+at |ERR_UNKNOWN_BUILTIN_MODULE/m);
   }
 
-  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and the test runner each say so in one line`, () => {
+  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and scripts and the test runner each say so in one line`, () => {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/' };
     const run = (args: string[]) =>
       spawnSync(below, args, { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
@@ -99,6 +99,16 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     // npm run load and npm run faults: their IdP needs node:sqlite too.
     expectRefusal(run(['load/run.mjs', 'sizes', '--smoke']));
     expectRefusal(run(['load/faults.mjs']));
+    // The measurement scripts, `--help` included: the check comes before their command line.
+    for (const script of [
+      'client-check',
+      'composite-handles',
+      'sign-handoff',
+      'sqlite-write',
+      'saml-work',
+      'profile-top',
+    ])
+      expectRefusal(run([`load/${script}.mjs`, '--help']));
     const tests = run(['node_modules/vitest/vitest.mjs', 'run', '--project', 'jose']);
     expect(tests.status, why(tests)).toBe(1);
     expect(tests.stderr.trimEnd().split('\n')).toEqual([
