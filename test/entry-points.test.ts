@@ -1,7 +1,7 @@
 /**
  * The entry points and the Node versions they run on. Every package declares the same
  * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
- * fault runners, load/'s measurement scripts and the test runner say in one line what is needed; on the lowest version it
+ * fault runners, load/'s measurement scripts, `npm run bench` and the test runner say in one line what is needed; on the lowest version it
  * admits, the IdP starts from the repository and issues a token that verifies, and the example RP
  * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
  * inside the repository; and the CLI's token commands never load node:sqlite.
@@ -10,7 +10,7 @@
  * unreachable the suite is skipped with the reason, except under CI, where it runs and fails.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,7 +89,7 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(String(r.stderr)).not.toMatch(/^\s+at |ERR_UNKNOWN_BUILTIN_MODULE/m);
   }
 
-  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and scripts and the test runner each say so in one line`, () => {
+  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and scripts, the bench and the test runner each say so in one line`, () => {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/' };
     const run = (args: string[]) =>
       spawnSync(below, args, { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
@@ -109,10 +109,27 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
       'profile-top',
     ])
       expectRefusal(run([`load/${script}.mjs`, '--help']));
+    // npm run bench: a launcher checks before Node meets the benchmark's TypeScript.
+    expect(pkg('.').scripts.bench).toBe('node scripts/bench.mjs');
+    expectRefusal(run(['scripts/bench.mjs', '--quick']));
     const tests = run(['node_modules/vitest/vitest.mjs', 'run', '--project', 'jose']);
     expect(tests.status, why(tests)).toBe(1);
     expect(tests.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^pqid's tests run on Node 24, this is v20/),
+    ]);
+  });
+
+  it('unbuilt, the bench launcher still says in one line that this Node cannot run it', () => {
+    // The launcher, the IdP's check as source only (no idp/dist) and the root package.json.
+    const root = mkdtempSync(join(tmpdir(), 'pqid-bench-unbuilt-'));
+    temps.push(root);
+    for (const file of ['package.json', 'scripts/bench.mjs', 'idp/package.json', 'idp/src/node-version.ts'])
+      cpSync(join(repo, file), join(root, file));
+    const r = spawnSync(below, ['scripts/bench.mjs'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, why(r)).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `npm run bench: needs Node.js ${ENGINES}; this is v${BELOW}. To fix: run it through npm or with node_modules/.bin/node, the Node 24 that npm install put there.`,
     ]);
   });
 
