@@ -1,9 +1,10 @@
 /**
  * The entry points and the Node versions they run on. Every package declares the same
  * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
- * fault runners, load/'s measurement scripts, `npm run bench` and the test runner say in one line what is needed; on the lowest version it
- * admits, the IdP starts from the repository and issues a token that verifies, and the example RP
- * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
+ * fault runners, load/'s measurement scripts, `npm run bench`, the test runner and the examples
+ * say in one line what is needed; on the lowest version it admits, the IdP starts from the
+ * repository and issues a token that verifies, and the example RP (ML-DSA through WebCrypto, which
+ * Node 22 lacks) says it needs Node 24; `npx pqid` works
  * inside the repository; and the CLI's token commands never load node:sqlite.
  *
  * Needs the npm registry for the other Node versions (the `node` npm package); where it is
@@ -117,6 +118,36 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(tests.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^pqid's tests run on Node 24, this is v20/),
     ]);
+  });
+
+  it(`below the range (Node ${BELOW}) each example says in one line which Node to use and how to start it`, async () => {
+    // The port is free and nothing will listen: an example must stop before it waits for an IdP.
+    const idp = `http://127.0.0.1:${await freePort()}`;
+    const env = {
+      PATH: process.env.PATH ?? '',
+      RP_ISSUER: idp,
+      RS_ISSUER: idp,
+      RS_URL: idp,
+      IDP_URL: idp,
+      CALL_CLIENT_SECRET: 'secret',
+      RP_WAIT_SECONDS: '0',
+      RS_WAIT_SECONDS: '0',
+      SP_WAIT_SECONDS: '0',
+    };
+    const examples: [script: string, label: string, how: string][] = [
+      ['examples/oidc-rp/server.js', 'example RP', 'npm run example:rp'],
+      ['examples/resource-server/server.js', 'example resource server', 'npm run example:resource-server'],
+      ['examples/resource-server/call.js', 'call', 'npm run call -w examples/resource-server'],
+      ['examples/saml-sp/server.js', 'example SAML SP', 'npm run example:saml-sp'],
+    ];
+    for (const [script, label, how] of examples) {
+      const r = spawnSync(below, [script], { cwd: repo, env, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, why(r)).toBe(1);
+      expect(r.stdout, script).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), script).toEqual([
+        `${label}: needs Node.js 22.20 or a later 22.x, or 24.7 or newer; this is v${BELOW}. To fix: ${how}, which runs on the Node 24 that npm install put in node_modules/.bin`,
+      ]);
+    }
   });
 
   it('unbuilt, the bench launcher still says in one line that this Node cannot run it', () => {
