@@ -3,8 +3,8 @@
  * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
  * fault runners, load/'s measurement scripts, `npm run bench`, the test runner and the examples
  * say in one line what is needed; on the lowest version it admits, the IdP starts from the
- * repository and issues a token that verifies, and the example RP (ML-DSA through WebCrypto, which
- * Node 22 lacks) says it needs Node 24; `npx pqid` works
+ * repository and issues a token that verifies, the other examples start, and the example RP
+ * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
  * inside the repository; and the CLI's token commands never load node:sqlite.
  *
  * Needs the npm registry for the other Node versions (the `node` npm package); where it is
@@ -147,6 +147,29 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
       expect(r.stderr.trimEnd().split('\n'), script).toEqual([
         `${label}: needs Node.js 22.20 or a later 22.x, or 24.7 or newer; this is v${BELOW}. To fix: ${how}, which runs on the Node 24 that npm install put in node_modules/.bin`,
       ]);
+    }
+  });
+
+  it(`on the lowest Node (${LOWEST}) the resource server, call.js and the SAML SP pass the check and look for their IdP`, async () => {
+    const idp = `http://127.0.0.1:${await freePort()}`; // nothing listens
+    const env = { PATH: process.env.PATH ?? '', RS_ISSUER: idp, RS_URL: idp, IDP_URL: idp };
+    const examples = [
+      [
+        'examples/resource-server/server.js',
+        /^example resource server: the IdP at .* did not answer within 0 s/,
+      ],
+      ['examples/resource-server/call.js', /^call: cannot reach the IdP at .* \(connection refused\)/],
+      ['examples/saml-sp/server.js', /^example SAML SP: the IdP at .* did not answer within 0 s/],
+    ] as const;
+    for (const [script, line] of examples) {
+      const r = spawnSync(lowest, [script], {
+        cwd: repo,
+        env: { ...env, CALL_CLIENT_SECRET: 'secret', RS_WAIT_SECONDS: '0', SP_WAIT_SECONDS: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status, why(r)).toBe(1);
+      expect(r.stderr.trimEnd().split('\n'), script).toEqual([expect.stringMatching(line)]);
     }
   });
 
