@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { positive, startScript } from './lib/args.mjs';
 import { cpuFlags } from './lib/machine.mjs';
 
-const N = startScript({
+const N = await startScript({
   script: 'client-check.mjs',
   usage: 'usage: node load/client-check.mjs [--n 20000]',
   options: { n: { type: 'string' } },

@@ -30,7 +30,7 @@ import { cpuFlags } from './lib/machine.mjs';
 import { importPrivateJwk } from './lib/samples.mjs';
 
 const COMPOSITES = algorithms().filter((a) => getAlgorithm(a).family === 'composite');
-const { budgetMs, algs } = startScript({
+const { budgetMs, algs } = await startScript({
   script: 'composite-handles.mjs',
   usage: 'usage: node load/composite-handles.mjs [--ms 1500] [--algs ML-DSA-65-ES256,…]',
   options: { ms: { type: 'string' }, algs: { type: 'string' } },

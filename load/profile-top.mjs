@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { positive, startScript, UsageError } from './lib/args.mjs';
 
-const { values, file, top } = startScript({
+const { values, file, top } = await startScript({
   script: 'profile-top.mjs',
   usage: 'usage: node load/profile-top.mjs FILE.cpuprofile [--top 30] [--match STR]',
   options: { top: { type: 'string' }, match: { type: 'string' } },

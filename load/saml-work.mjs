@@ -38,7 +38,7 @@ import {
 } from '@pqid/xmldsig';
 import { positive, startScript } from './lib/args.mjs';
 
-const { values, REPS } = startScript({
+const { values, REPS } = await startScript({
   script: 'saml-work.mjs',
   usage: 'usage: node load/saml-work.mjs [--reps N] [--before] [--write]',
   options: { reps: { type: 'string' }, before: { type: 'boolean' }, write: { type: 'boolean' } },

@@ -17,7 +17,7 @@ import { mldsa } from '@pqid/jose';
 import { positive, startScript } from './lib/args.mjs';
 import { cpuFlags } from './lib/machine.mjs';
 
-const { ms, inFlight } = startScript({
+const { ms, inFlight } = await startScript({
   script: 'sign-handoff.mjs',
   usage: 'usage: node load/sign-handoff.mjs [--ms 1500] [--in-flight 8]',
   options: { ms: { type: 'string' }, 'in-flight': { type: 'string' } },

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { startScript, UsageError } from './lib/args.mjs';
 import { cpuFlags } from './lib/machine.mjs';
 
-const N = startScript({
+const N = await startScript({
   script: 'sqlite-write.mjs',
   usage: 'usage: node load/sqlite-write.mjs [N]   (N inserts per layout, default 20000)',
   options: {},

@@ -173,18 +173,37 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     }
   });
 
-  it('unbuilt, the bench launcher still says in one line that this Node cannot run it', () => {
-    // The launcher, the IdP's check as source only (no idp/dist) and the root package.json.
-    const root = mkdtempSync(join(tmpdir(), 'pqid-bench-unbuilt-'));
+  it('unbuilt, the bench launcher and a load script still answer in one line: which Node, or the usage', () => {
+    // The tools, the IdP's check as source only (no idp/dist) and the root package.json.
+    const root = mkdtempSync(join(tmpdir(), 'pqid-unbuilt-'));
     temps.push(root);
-    for (const file of ['package.json', 'scripts/bench.mjs', 'idp/package.json', 'idp/src/node-version.ts'])
+    for (const file of [
+      'package.json',
+      'scripts/bench.mjs',
+      'scripts/node-check.mjs',
+      'load/lib/args.mjs',
+      'load/profile-top.mjs',
+      'idp/package.json',
+      'idp/src/node-version.ts',
+    ])
       cpSync(join(repo, file), join(root, file));
-    const r = spawnSync(below, ['scripts/bench.mjs'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-    expect(r.status, why(r)).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.trimEnd().split('\n')).toEqual([
-      `npm run bench: needs Node.js ${ENGINES}; this is v${BELOW}. To fix: run it through npm or with node_modules/.bin/node, the Node 24 that npm install put there.`,
-    ]);
+    const run = (node: string, args: string[]) =>
+      spawnSync(node, args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    for (const [args, program] of [
+      [['scripts/bench.mjs'], 'npm run bench'],
+      [['load/profile-top.mjs', '--help'], 'load/profile-top.mjs'],
+    ] as const) {
+      const r = run(below, [...args]);
+      expect(r.status, why(r)).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toEqual([
+        `${program}: needs Node.js ${ENGINES}; this is v${BELOW}. To fix: run it through npm or with node_modules/.bin/node, the Node 24 that npm install put there.`,
+      ]);
+    }
+    // On a Node that strips types, the check comes from the IdP's source: a supported Node passes.
+    const help = run(process.execPath, ['load/profile-top.mjs', '--help']);
+    expect(help.status, why(help)).toBe(0);
+    expect(help.stdout).toMatch(/^usage: node load\/profile-top\.mjs /);
   });
 
   it(`on the lowest Node (${LOWEST}) the example RP, which verifies ML-DSA through WebCrypto, says in one line that it needs Node 24`, async () => {

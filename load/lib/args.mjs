@@ -3,7 +3,7 @@
  * exit 2 is a usage error; here it is one line on stderr, never a stack trace.
  */
 import { parseArgs } from 'node:util';
-import { requireSupportedNode } from '@pqid/idp/node-version';
+import { requireSupportedNode } from '../../scripts/node-check.mjs';
 
 /** @typedef {Record<string, string | boolean | undefined>} OptionValues */
 
@@ -57,11 +57,15 @@ export function usageLine(program, help, e) {
  *   read: (values: OptionValues, positionals: string[]) => T,
  * }} spec `script` is the file name in load/, e.g. `client-check.mjs`
  * @param {string[]} [argv]
- * @returns {T}
+ * @returns {Promise<T>}
  */
-export function startScript({ script, usage, options, positionals, read }, argv = process.argv.slice(2)) {
+export async function startScript(
+  { script, usage, options, positionals, read },
+  argv = process.argv.slice(2),
+) {
   const program = `load/${script}`;
-  requireSupportedNode(program);
+  // Built or not: these scripts may run before `npm run build`.
+  await requireSupportedNode(program);
   // A reader that stopped early (`| head`) closes the pipe: no failure, no stack trace.
   process.stdout.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
     if (e.code !== 'EPIPE') throw e;
