@@ -1,0 +1,163 @@
+/**
+ * X448 (`HPKE-5`, `HPKE-6` and their -KE twins) against an independent HPKE implementation: Go's
+ * crypto/hpke, the other side of test/jwe-go-interop.test.ts, has no X448. Here the other side is
+ * `@hpke/core` (its own DHKEM and key schedule, written apart from the `hpke` package behind both
+ * of our backends), on two X448s: Web Cryptography's (`@hpke/core`) and `@noble/curves`'
+ * (`@hpke/dhkem-x448`). The JWE around it is built and taken apart here, from the text of
+ * draft-ietf-jose-hpke-encrypt-20 (§5, §6, §6.1 Recipient_structure, §7.1 step 14 AAD), not with
+ * our encoder.
+ *
+ * Both ways, on both of our HPKE backends: their JWE to a key they made decrypts with @pqid/jose;
+ * our JWE to a key we made opens with theirs; one changed byte is refused on either side. And
+ * DeriveKeyPair agrees: the same input keying material gives the same key pair on both sides.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Chacha20Poly1305 } from '@hpke/chacha20poly1305';
+import { Aes256Gcm, CipherSuite, DhkemX448HkdfSha512 as WebCryptoX448, HkdfSha512 } from '@hpke/core';
+import { DhkemX448HkdfSha512 as NobleX448 } from '@hpke/dhkem-x448';
+import {
+  type DecryptionKey,
+  decryptCompact,
+  defaultHpkeBackend,
+  type EncryptionKey,
+  encryptCompact,
+  generateEncryptionKeyPair,
+  type HpkeBackend,
+  importEncryptionKey,
+} from '@pqid/jose';
+import { describe, expect, it } from 'vitest';
+import { rejects } from './helpers/assert.ts';
+
+const BACKENDS: HpkeBackend[] = defaultHpkeBackend() === 'node' ? ['node', 'noble'] : ['noble'];
+const IMPLEMENTATIONS = {
+  '@hpke/core (Web Cryptography X448)': () => new WebCryptoX448(),
+  '@hpke/dhkem-x448 (@noble/curves X448)': () => new NobleX448(),
+};
+// draft-ietf-jose-hpke-encrypt-20 §5.1 / §6.2: both X448 suites use HKDF-SHA512.
+const ALGS = { 'HPKE-5': 'aes', 'HPKE-6': 'chacha', 'HPKE-5-KE': 'aes', 'HPKE-6-KE': 'chacha' } as const;
+const ENC = 'A256GCM';
+
+const b64u = (b: Uint8Array | ArrayBuffer | string) =>
+  Buffer.from(b instanceof ArrayBuffer ? new Uint8Array(b) : b).toString('base64url');
+const unb64u = (s: string) => new Uint8Array(Buffer.from(s, 'base64url'));
+const ascii = (s: string) => new Uint8Array(Buffer.from(s, 'ascii'));
+/** draft-ietf-jose-hpke-encrypt-20 §6.1, with recipient_extra_info empty. */
+const recipientInfo = (enc: string) =>
+  new Uint8Array(
+    Buffer.concat([Buffer.from('JOSE-HPKE rcpt'), Buffer.of(0xff), Buffer.from(enc), Buffer.of(0xff)]),
+  );
+const flipCiphertext = (jwe: string) => {
+  const p = jwe.split('.');
+  const b = unb64u(p[3] as string);
+  b[0] = (b[0] as number) ^ 1;
+  p[3] = b64u(b);
+  return p.join('.');
+};
+
+function theirSuite(impl: keyof typeof IMPLEMENTATIONS, alg: keyof typeof ALGS) {
+  return new CipherSuite({
+    kem: IMPLEMENTATIONS[impl](),
+    kdf: new HkdfSha512(),
+    aead: ALGS[alg] === 'aes' ? new Aes256Gcm() : new Chacha20Poly1305(),
+  });
+}
+
+/** Their side: a compact JWE of `pt` to `publicKey`, following the draft step by step. */
+async function theirEncrypt(
+  suite: CipherSuite,
+  alg: string,
+  publicKey: CryptoKey,
+  kid: string,
+  pt: Uint8Array,
+) {
+  if (!alg.endsWith('-KE')) {
+    const protectedB64 = b64u(JSON.stringify({ alg, kid }));
+    const { ct, enc } = await suite.seal({ recipientPublicKey: publicKey }, pt, ascii(protectedB64));
+    return `${protectedB64}.${b64u(enc)}..${b64u(ct)}.`;
+  }
+  const cek = randomBytes(32);
+  const wrapped = await suite.seal({ recipientPublicKey: publicKey, info: recipientInfo(ENC) }, cek);
+  const protectedB64 = b64u(JSON.stringify({ alg, enc: ENC, kid, ek: b64u(wrapped.enc) }));
+  const iv = randomBytes(12);
+  const gcm = createCipheriv('aes-256-gcm', cek, iv).setAAD(ascii(protectedB64));
+  const ct = Buffer.concat([gcm.update(pt), gcm.final()]);
+  return [protectedB64, b64u(wrapped.ct), b64u(iv), b64u(ct), b64u(gcm.getAuthTag())].join('.');
+}
+
+/** Their side: the plaintext of a compact JWE to `privateKey`, or a throw. */
+async function theirDecrypt(suite: CipherSuite, privateKey: CryptoKey, jwe: string): Promise<Uint8Array> {
+  const [protectedB64, encryptedKey, iv, ct, tag] = jwe.split('.') as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const header = JSON.parse(Buffer.from(protectedB64, 'base64url').toString('utf8'));
+  if (!String(header.alg).endsWith('-KE')) {
+    expect([iv, tag, header.enc, header.ek]).toEqual(['', '', undefined, undefined]);
+    const params = { recipientKey: privateKey, enc: unb64u(encryptedKey) };
+    return new Uint8Array(await suite.open(params, unb64u(ct), ascii(protectedB64)));
+  }
+  expect(header.enc).toBe(ENC);
+  const params = { recipientKey: privateKey, enc: unb64u(header.ek), info: recipientInfo(header.enc) };
+  const cek = new Uint8Array(await suite.open(params, unb64u(encryptedKey)));
+  const gcm = createDecipheriv('aes-256-gcm', cek, unb64u(iv)).setAAD(ascii(protectedB64));
+  gcm.setAuthTag(unb64u(tag));
+  return new Uint8Array(Buffer.concat([gcm.update(unb64u(ct)), gcm.final()]));
+}
+
+describe('X448 JWE (HPKE-5, HPKE-6) against @hpke/core', () => {
+  for (const impl of Object.keys(IMPLEMENTATIONS) as (keyof typeof IMPLEMENTATIONS)[]) {
+    for (const alg of Object.keys(ALGS) as (keyof typeof ALGS)[]) {
+      const encOpt = alg.endsWith('-KE') ? { enc: ENC } : {};
+      const decOpts = (backend: HpkeBackend) => ({
+        keyManagementAlgorithms: [alg],
+        contentEncryptionAlgorithms: [ENC],
+        backend,
+      });
+
+      it(`${alg}, ${impl}: DeriveKeyPair gives both sides the same key`, async () => {
+        const ikm = randomBytes(64);
+        const kem = theirSuite(impl, alg).kem;
+        const theirs = await kem.deriveKeyPair(ikm);
+        const ours = await generateEncryptionKeyPair(alg, { ikm });
+        expect(ours.publicJwk.x).toBe(b64u(await kem.serializePublicKey(theirs.publicKey)));
+      });
+
+      for (const backend of BACKENDS) {
+        it(`${alg}, ${impl} → @pqid/jose (${backend})`, async () => {
+          const suite = theirSuite(impl, alg);
+          const kp = await suite.kem.generateKeyPair();
+          const jwk = {
+            kty: 'OKP',
+            crv: 'X448',
+            alg,
+            x: b64u(await suite.kem.serializePublicKey(kp.publicKey)),
+            d: b64u(await suite.kem.serializePrivateKey(kp.privateKey)),
+          };
+          const key = (await importEncryptionKey(jwk)) as DecryptionKey;
+          const pt = randomBytes(200);
+          const jwe = await theirEncrypt(suite, alg, kp.publicKey, key.kid, pt);
+          const got = await decryptCompact(jwe, key, decOpts(backend));
+          expect(got.plaintext).toEqual(new Uint8Array(pt));
+          await rejects(
+            () => decryptCompact(flipCiphertext(jwe), key, decOpts(backend)),
+            'ERR_JWE_DECRYPTION_FAILED',
+          );
+        });
+
+        it(`${alg}, @pqid/jose (${backend}) → ${impl}`, async () => {
+          const suite = theirSuite(impl, alg);
+          const { publicJwk, privateJwk } = await generateEncryptionKeyPair(alg, { backend });
+          const recipient = (await importEncryptionKey(publicJwk)) as EncryptionKey;
+          const privateKey = await suite.kem.deserializePrivateKey(unb64u(privateJwk.d as string));
+          const pt = randomBytes(200);
+          const jwe = await encryptCompact(pt, recipient, { ...encOpt, backend });
+          expect(await theirDecrypt(suite, privateKey, jwe)).toEqual(new Uint8Array(pt));
+          await expect(theirDecrypt(suite, privateKey, flipCiphertext(jwe))).rejects.toThrow();
+        });
+      }
+    }
+  }
+});
