@@ -10,8 +10,13 @@
  * Both ways, on both of our HPKE backends: their JWE to a key they made decrypts with @pqid/jose;
  * our JWE to a key we made opens with theirs; one changed byte is refused on either side. And
  * DeriveKeyPair agrees: the same input keying material gives the same key pair on both sides.
+ *
+ * Below JOSE, RFC 9180's own vectors for DHKEM(X448, HKDF-SHA512) with HKDF-SHA512 and
+ * AES-256-GCM / ChaCha20Poly1305 (the suites of HPKE-5 and HPKE-6; provenance:
+ * test/vectors/jose-hpke/README.md) run through the very ciphersuites the JWE code uses.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Chacha20Poly1305 } from '@hpke/chacha20poly1305';
 import { Aes256Gcm, CipherSuite, DhkemX448HkdfSha512 as WebCryptoX448, HkdfSha512 } from '@hpke/core';
 import { DhkemX448HkdfSha512 as NobleX448 } from '@hpke/dhkem-x448';
@@ -24,9 +29,12 @@ import {
   generateEncryptionKeyPair,
   type HpkeBackend,
   importEncryptionKey,
+  jweRegistry,
 } from '@pqid/jose';
 import { describe, expect, it } from 'vitest';
+import { cipherSuite } from '../src/hpke/suite.ts';
 import { rejects } from './helpers/assert.ts';
+import { vectorPath } from './helpers/vectors.ts';
 
 const BACKENDS: HpkeBackend[] = defaultHpkeBackend() === 'node' ? ['node', 'noble'] : ['noble'];
 const IMPLEMENTATIONS = {
@@ -158,6 +166,74 @@ describe('X448 JWE (HPKE-5, HPKE-6) against @hpke/core', () => {
           await expect(theirDecrypt(suite, privateKey, flipCiphertext(jwe))).rejects.toThrow();
         });
       }
+    }
+  }
+});
+
+interface Rfc9180Vector {
+  mode: number;
+  kem_id: number;
+  kdf_id: number;
+  aead_id: number;
+  info: string;
+  ikmR: string;
+  skRm: string;
+  pkRm: string;
+  enc: string;
+  encryptions: { aad: string; ct: string; pt: string }[];
+  exports: { exporter_context: string; L: number; exported_value: string }[];
+}
+
+describe("RFC 9180's X448 vectors through the suites of HPKE-5 and HPKE-6", () => {
+  const file = readFileSync(vectorPath('jose-hpke', 'rfc9180-x448.json'));
+  const vectors: Rfc9180Vector[] = JSON.parse(file.toString('utf8'));
+  const hex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
+  const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+  /** RFC 7748 §5 decodeScalar448: the vectors' skRm is clamped, a serialized key need not be. */
+  const clamp = (h: string) => {
+    const c = hex(h);
+    c[0] = (c[0] as number) & 252;
+    c[55] = (c[55] as number) | 128;
+    return toHex(c);
+  };
+
+  it('are the file the README names, one per suite, both in base mode', () => {
+    expect(createHash('sha256').update(file).digest('hex')).toBe(
+      'c5f99961e0e33fa51387644c823769df2b2c61df3fd24f70c41a510d76e59ff4',
+    );
+    expect(vectors.map((v) => [v.mode, v.kem_id, v.kdf_id, v.aead_id])).toEqual([
+      [0, 0x21, 3, 2],
+      [0, 0x21, 3, 3],
+    ]);
+  });
+
+  for (const v of vectors) {
+    const entry = jweRegistry().find(
+      (e) =>
+        e.mode === 'integrated' &&
+        e.hpke?.kem.id === v.kem_id &&
+        e.hpke.kdf.id === v.kdf_id &&
+        e.hpke.aead.id === v.aead_id,
+    );
+    for (const backend of BACKENDS) {
+      it(`${entry?.alg} (${backend}): DeriveKeyPair, all ${v.encryptions.length} encryptions and the exports`, async () => {
+        expect(entry?.alg).toMatch(/^HPKE-[56]$/);
+        const suite = cipherSuite(entry?.hpke as NonNullable<typeof entry>['hpke'] & object, backend);
+        const kp = await suite.DeriveKeyPair(hex(v.ikmR), true);
+        expect(clamp(toHex(await suite.SerializePrivateKey(kp.privateKey)))).toBe(clamp(v.skRm));
+        expect(toHex(await suite.SerializePublicKey(kp.publicKey))).toBe(v.pkRm);
+        const ctx = await suite.SetupRecipient(kp, hex(v.enc), { info: hex(v.info) });
+        for (const e of v.encryptions) expect(toHex(await ctx.Open(hex(e.ct), hex(e.aad)))).toBe(e.pt);
+        for (const x of v.exports)
+          expect(toHex(await ctx.Export(hex(x.exporter_context), x.L))).toBe(x.exported_value);
+        // A fresh context (sequence number 0) refuses the first ciphertext with one bit changed.
+        const again = await suite.SetupRecipient(kp, hex(v.enc), { info: hex(v.info) });
+        const first = v.encryptions[0] as Rfc9180Vector['encryptions'][number];
+        const ct = hex(first.ct);
+        ct[0] = (ct[0] as number) ^ 1;
+        await expect(again.Open(ct, hex(first.aad))).rejects.toThrow();
+        expect(toHex(await again.Open(hex(first.ct), hex(first.aad)))).toBe(first.pt);
+      });
     }
   }
 });
