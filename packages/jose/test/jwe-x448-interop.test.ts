@@ -18,7 +18,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Chacha20Poly1305 } from '@hpke/chacha20poly1305';
-import { Aes256Gcm, CipherSuite, DhkemX448HkdfSha512 as WebCryptoX448, HkdfSha512 } from '@hpke/core';
+import { Aes256Gcm, CipherSuite, HkdfSha512, DhkemX448HkdfSha512 as WebCryptoX448 } from '@hpke/core';
 import { DhkemX448HkdfSha512 as NobleX448 } from '@hpke/dhkem-x448';
 import {
   type DecryptionKey,
@@ -62,6 +62,9 @@ const flipCiphertext = (jwe: string) => {
   return p.join('.');
 };
 
+/** The key type of their KEM (Web Cryptography's CryptoKey). */
+type TheirKey = Parameters<CipherSuite['kem']['serializePublicKey']>[0];
+
 function theirSuite(impl: keyof typeof IMPLEMENTATIONS, alg: keyof typeof ALGS) {
   return new CipherSuite({
     kem: IMPLEMENTATIONS[impl](),
@@ -74,7 +77,7 @@ function theirSuite(impl: keyof typeof IMPLEMENTATIONS, alg: keyof typeof ALGS) 
 async function theirEncrypt(
   suite: CipherSuite,
   alg: string,
-  publicKey: CryptoKey,
+  publicKey: TheirKey,
   kid: string,
   pt: Uint8Array,
 ) {
@@ -93,7 +96,7 @@ async function theirEncrypt(
 }
 
 /** Their side: the plaintext of a compact JWE to `privateKey`, or a throw. */
-async function theirDecrypt(suite: CipherSuite, privateKey: CryptoKey, jwe: string): Promise<Uint8Array> {
+async function theirDecrypt(suite: CipherSuite, privateKey: TheirKey, jwe: string): Promise<Uint8Array> {
   const [protectedB64, encryptedKey, iv, ct, tag] = jwe.split('.') as [
     string,
     string,
