@@ -7,8 +7,7 @@
  * them, for the classical suites of HPKE-0, -2, -3, -4 and -7: DeriveKeyPair, and the key
  * schedule through Go's digest of 1000 exports (its encryptions need a sender whose ephemeral key
  * is fixed, which neither backend offers). The
- * JOSE layer above HPKE is checked against Go's standard library in test/jwe-go-interop.test.ts, and
- * against the JOSE drafts' own examples in jwe-draft-examples.test.ts.
+ * JOSE layer above HPKE is checked against Go's standard library in test/jwe-go-interop.test.ts.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
