@@ -33,7 +33,7 @@ const LAYERS = [
   ['accounts', ['accounts/']],
   ['storage', ['storage/']],
   ['security', ['security/']],
-  ['runtime', ['mldsa-backend\\.ts$', 'node-version\\.ts$']],
+  ['runtime', ['mldsa-backend\\.ts$', 'node-version\\.ts$', 'machine\\.ts$']],
   ['config', ['config/']],
   ['crypto', ['crypto/']],
   ['policy', ['policy/', 'logging\\.ts$']],

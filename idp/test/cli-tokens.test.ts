@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -17,7 +17,8 @@ import {
   inspectToken,
 } from '@pqid/jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenFitRow } from '../src/cli/token-fit-command.ts';
+import type { TokenCpu } from '../src/cli/token-cost.ts';
+import type { CpuSource, TokenFitRow } from '../src/cli/token-fit-command.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = join(ROOT, 'node_modules/.bin/node');
@@ -356,7 +357,7 @@ describe('token-fit', () => {
   }
 
   it('measures the signed ID token and the JWEs it produced, X-Wing, the NIST hybrids and classical', async () => {
-    const r = await pqid(['token-fit', '--json']);
+    const r = await pqid(['token-fit', '--json', '--no-cpu']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const { alg, rows } = JSON.parse(r.stdout) as { alg: string; rows: TokenFitRow[] };
@@ -401,6 +402,7 @@ describe('token-fit', () => {
       '--encrypt',
       'HPKE-12,HPKE-9-KE:A128CBC-HS256',
       '--json',
+      '--no-cpu',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const { rows } = JSON.parse(r.stdout) as { rows: TokenFitRow[] };
@@ -409,7 +411,7 @@ describe('token-fit', () => {
       ['HPKE-12', null],
       ['HPKE-9-KE', 'A128CBC-HS256'],
     ]);
-    const table = await pqid(['token-fit', '--alg', 'ES256', '--encrypt', 'RSA-OAEP-256']);
+    const table = await pqid(['token-fit', '--alg', 'ES256', '--encrypt', 'RSA-OAEP-256', '--no-cpu']);
     expect(table.code, table.stderr).toBe(0);
     const signed = inspectToken(rows[0]?.token ?? '').bytes.token;
     const rsa = await encryptedLength(rows[0]?.token ?? '', 'RSA-OAEP-256', 'A256GCM');
@@ -419,6 +421,101 @@ describe('token-fit', () => {
         `in RSA-OAEP-256 / A256GCM\\s+no\\s+${rsa.toLocaleString('en-US')}\\s+${(rsa - signed).toLocaleString('en-US')}\\s+fits`,
       ),
     );
+  });
+
+  // A measurement, not a timed test: shape, positive figures and ratios that are the figures'
+  // quotients — never an absolute time.
+  it('--json gives each row its CPU per token and ratios to signing alone, and names the CPU', async () => {
+    const r = await pqid(['token-fit', '--encrypt', 'HPKE-9,RSA-OAEP-256', '--cpu-ms', '300', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { rows, cpu } = JSON.parse(r.stdout) as { rows: TokenFitRow[]; cpu: CpuSource };
+    expect(cpu).toMatchObject({ rounds: expect.any(Number), budgetMs: 300, hpkeBackend: expect.any(String) });
+    expect(cpu.machine).toContain(`${os.cpus()[0]?.model.trim()} (`);
+    expect(cpu.machine).toContain(`Node ${process.versions.node}`);
+    expect(cpu.mldsa).toMatch(/ backend, /);
+    const [signed, ...encrypted] = rows.map((x) => x.cpu) as [TokenCpu, ...TokenCpu[]];
+    expect(encrypted).toHaveLength(2);
+    expect(signed).toMatchObject({ ratio: 1, decryptUs: null, decryptRatio: null });
+    for (const c of [signed, ...encrypted]) {
+      expect(c.us).toBeGreaterThan(0);
+      expect(Number.isFinite(c.us)).toBe(true);
+      expect(c.spread).toBeGreaterThanOrEqual(0);
+    }
+    for (const c of encrypted) {
+      expect(c.ratio).toBeCloseTo(c.us / signed.us, 12);
+      expect(c.decryptUs).toBeGreaterThan(0);
+      expect(c.decryptRatio).toBeCloseTo((c.decryptUs as number) / signed.us, 12);
+    }
+    // ES256 is no ML-DSA: no ML-DSA backend is named for it.
+    const es = await pqid([
+      'token-fit',
+      '--alg',
+      'ES256',
+      '--encrypt',
+      'HPKE-12',
+      '--cpu-ms',
+      '100',
+      '--json',
+    ]);
+    expect(es.code, es.stderr).toBe(0);
+    expect((JSON.parse(es.stdout) as { cpu: CpuSource }).cpu.mldsa).toBeNull();
+  });
+
+  it('the table shows the CPU beside signing alone, with ratios that are the shown figures divided', async () => {
+    const r = await pqid(['token-fit', '--encrypt', 'HPKE-9,ECDH-ES+A256KW', '--cpu-ms', '300']);
+    expect(r.code, r.stderr).toBe(0);
+    const cpuPart = r.stdout.slice(r.stdout.indexOf('CPU per token'));
+    expect(cpuPart).toMatch(
+      /^CPU per token, measured here: process CPU time, median of \d+ rounds in 0\.3 s\./,
+    );
+    expect(cpuPart).toContain(`Machine: ${os.cpus()[0]?.model.trim()} (`);
+    expect(cpuPart).toMatch(/token\s+IdP µs\s+× sign\s+RP decrypt µs\s+× sign\s+spread/);
+    const num = (s: string) => Number(s.replaceAll(',', ''));
+    const signed = /ML-DSA-65 JWS\s+([\d,]+)\s+1\.00×\s+-\s+-\s+\d+%/.exec(cpuPart);
+    expect(signed, cpuPart).not.toBeNull();
+    const sign = num(signed?.[1] ?? '');
+    expect(sign).toBeGreaterThan(0);
+    // Each printed ratio is the printed µs ÷ the signing µs, up to their rounding.
+    const close = (ratio: string, us: string) => {
+      const [a, b, x] = [num(us), sign, Number(ratio)];
+      expect(a).toBeGreaterThan(0);
+      expect(x).toBeGreaterThanOrEqual((a - 0.5) / (b + 0.5) - 0.005);
+      expect(x).toBeLessThanOrEqual((a + 0.5) / (b - 0.5) + 0.005);
+    };
+    for (const label of ['in HPKE-9 \\(MLKEM768-X25519\\)', 'in ECDH-ES\\+A256KW / A256GCM']) {
+      const m = new RegExp(`${label}\\s+([\\d,]+)\\s+([\\d.]+)×\\s+([\\d,]+)\\s+([\\d.]+)×\\s+\\d+%`).exec(
+        cpuPart,
+      );
+      expect(m, `${label}\n${cpuPart}`).not.toBeNull();
+      close(m?.[2] ?? '', m?.[1] ?? '');
+      close(m?.[4] ?? '', m?.[3] ?? '');
+    }
+  });
+
+  it('--no-cpu shows sizes only; a bad --cpu-ms is a usage error', async () => {
+    const sizes = await pqid(['token-fit', '--encrypt', 'HPKE-12', '--no-cpu']);
+    expect(sizes.code, sizes.stderr).toBe(0);
+    expect(sizes.stdout).toContain('in HPKE-12');
+    expect(sizes.stdout).not.toContain('CPU per token');
+    const j = JSON.parse(
+      (await pqid(['token-fit', '--encrypt', 'HPKE-12', '--no-cpu', '--json'])).stdout,
+    ) as {
+      rows: TokenFitRow[];
+      cpu: unknown;
+    };
+    expect(j.cpu).toBeNull();
+    expect(j.rows.every((x) => x.cpu === undefined)).toBe(true);
+    for (const [args, why] of [
+      [['--cpu-ms', '10'], /--cpu-ms: expected whole milliseconds from 50 to 600000, got "10"/],
+      [['--cpu-ms', '2s'], /--cpu-ms: expected whole milliseconds/],
+      [['--no-cpu', '--cpu-ms', '500'], /--cpu-ms sets the CPU measurement that --no-cpu turns off/],
+    ] as const) {
+      const bad = await pqid(['token-fit', ...args]);
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toMatch(why);
+      expect(bad.stderr).not.toMatch(NO_STACK);
+    }
   });
 
   it('an unknown alg or enc is a usage error that lists the choices', async () => {

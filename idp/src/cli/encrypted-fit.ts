@@ -7,6 +7,7 @@
  */
 import {
   contentEncryptionRegistry,
+  type DecryptionKey,
   type EncryptionKey,
   encryptJwt,
   generateEncryptionKeyPair,
@@ -96,11 +97,32 @@ export interface EncryptedFit {
 export const quantumSafety = (entry: JweAlgorithmEntry): 'PQ/T' | 'PQ' | 'no' =>
   entry.hybrid ? 'PQ/T' : entry.pq ? 'PQ' : 'no';
 
-/** Encrypts `signedJwt` to a fresh key of `e.alg` and measures the JWE. */
-export async function encryptedFit(signedJwt: string, e: Encryption): Promise<EncryptedFit> {
+/** A throw-away key pair of `alg`: the public half to encrypt to, the private one to decrypt. */
+export interface EncryptionKeyPair {
+  publicKey: EncryptionKey;
+  privateKey: DecryptionKey;
+}
+
+export async function throwAwayEncryptionKeys(alg: string): Promise<EncryptionKeyPair> {
+  const { publicJwk, privateJwk } = await generateEncryptionKeyPair(alg);
+  return {
+    publicKey: (await importEncryptionKey(publicJwk)) as EncryptionKey,
+    privateKey: (await importEncryptionKey(privateJwk)) as DecryptionKey,
+  };
+}
+
+/** Encrypts `signedJwt` (a Nested JWT, `cty: "JWT"`) as `e` says, to `key`. */
+export const encryptAs = (signedJwt: string, e: Encryption, key: EncryptionKey): Promise<string> =>
+  encryptJwt(signedJwt, key, e.enc ? { enc: e.enc } : {});
+
+/** Encrypts `signedJwt` to `keys` (a fresh key pair of `e.alg` when none is given) and measures the JWE. */
+export async function encryptedFit(
+  signedJwt: string,
+  e: Encryption,
+  keys?: EncryptionKeyPair,
+): Promise<EncryptedFit> {
   const entry = getJweAlgorithm(e.alg);
-  const { publicJwk } = await generateEncryptionKeyPair(e.alg);
-  const key = (await importEncryptionKey(publicJwk)) as EncryptionKey;
-  const token = await encryptJwt(signedJwt, key, e.enc ? { enc: e.enc } : {});
+  const { publicKey } = keys ?? (await throwAwayEncryptionKeys(e.alg));
+  const token = await encryptAs(signedJwt, e, publicKey);
   return { encryption: e, entry, token, inspection: inspectJwe(token) };
 }

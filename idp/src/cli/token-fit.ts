@@ -10,6 +10,7 @@ import {
   importJWK,
   inspectToken,
   type JweInspection,
+  type PrivateKey,
   signJwt,
   type TokenInspection,
 } from '@pqid/jose';
@@ -20,22 +21,37 @@ export const TRANSPORTS: readonly Transport[] = ['cookie', 'header', 'url'];
 
 const rand = (n: number) => randomBytes(n).toString('base64url');
 
-async function typicalToken(alg: string, claims: Record<string, unknown>, typ?: string): Promise<string> {
+/** A throw-away signing key of `alg`: what `pqid token-fit` signs and measures with. */
+export async function throwAwaySigningKey(alg: string): Promise<PrivateKey> {
   const { privateJwk } = await generateKeyPair(alg);
   const key = await importJWK(privateJwk, { alg });
   if (key.type !== 'private') throw new Error('expected a private key');
-  return signJwt(claims, key, { expiresIn: 3600, ...(typ ? { typ } : {}) });
+  return key;
 }
 
-/** A typical ID token: issuer, a random subject, the client as audience, auth_time and a nonce. */
+/** Signs `claims` as the IdP would: valid for an hour. */
+export const signTypical = (
+  key: PrivateKey,
+  claims: Record<string, unknown>,
+  typ?: string,
+): Promise<string> => signJwt(claims, key, { expiresIn: 3600, ...(typ ? { typ } : {}) });
+
+async function typicalToken(alg: string, claims: Record<string, unknown>, typ?: string): Promise<string> {
+  return signTypical(await throwAwaySigningKey(alg), claims, typ);
+}
+
+/** A typical ID token's claims: issuer, a random subject, the client as audience, auth_time and a nonce. */
+export const typicalIdTokenClaims = (issuer: string, clientId: string): Record<string, unknown> => ({
+  iss: issuer,
+  sub: rand(16),
+  aud: clientId,
+  auth_time: Math.floor(Date.now() / 1000),
+  nonce: rand(32),
+});
+
+/** A typical ID token (typicalIdTokenClaims), signed with a throw-away key of `alg`. */
 export async function typicalIdToken(alg: string, issuer: string, clientId: string): Promise<string> {
-  return typicalToken(alg, {
-    iss: issuer,
-    sub: rand(16),
-    aud: clientId,
-    auth_time: Math.floor(Date.now() / 1000),
-    nonce: rand(32),
-  });
+  return typicalToken(alg, typicalIdTokenClaims(issuer, clientId));
 }
 
 export interface FitReport {

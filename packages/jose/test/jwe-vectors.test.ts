@@ -16,23 +16,10 @@ import { defaultHpkeBackend, type HpkeBackend, jweRegistry } from '@pqid/jose';
 import * as NativeHpke from 'hpke';
 import { type AEADFactory, CipherSuite, type KDFFactory, type KEMFactory } from 'hpke';
 import { describe, expect, it } from 'vitest';
-import { vectorPath } from './helpers/vectors.ts';
+import { type HpkeVector, vectorPath } from './helpers/vectors.ts';
 
 const load = (f: string) => JSON.parse(readFileSync(vectorPath('jose-hpke', f), 'utf8'));
 const BACKENDS: HpkeBackend[] = defaultHpkeBackend() === 'node' ? ['node', 'noble'] : ['noble'];
-
-interface HpkeVector {
-  mode: number;
-  kem_id: number;
-  kdf_id: number;
-  aead_id: number;
-  info: string;
-  ikmR: string;
-  skRm: string;
-  pkRm: string;
-  enc: string;
-  encryptions: { aad: string; ct: string; pt: string }[];
-}
 
 const HPKE: HpkeVector[] = load('draft-ietf-hpke-pq-go1.26.json');
 const hex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));

@@ -56,6 +56,23 @@ export const bytesToB64u = (b: Uint8Array): string => Buffer.from(b).toString('b
 
 export type MlDsaParamSet = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
 
+// ---- HPKE vectors in RFC 9180's JSON format (jose-hpke/) --------------------------------------
+
+/** One HPKE test vector as RFC 9180's test-vector file writes it: the fields the tests read. */
+export interface HpkeVector {
+  mode: number;
+  kem_id: number;
+  kdf_id: number;
+  aead_id: number;
+  info: string;
+  ikmR: string;
+  skRm: string;
+  pkRm: string;
+  enc: string;
+  encryptions: { aad: string; ct: string; pt: string }[];
+  exports?: { exporter_context: string; L: number; exported_value: string }[];
+}
+
 // ---- ACVP ---------------------------------------------------------------------------------
 
 const ACVP = 'acvp-v1.1.0.43';
