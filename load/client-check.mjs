@@ -17,16 +17,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, positive } from './lib/args.mjs';
+import { positive, startScript } from './lib/args.mjs';
 import { cpuFlags } from './lib/machine.mjs';
 
+const N = await startScript({
+  script: 'client-check.mjs',
+  usage: 'usage: node load/client-check.mjs [--n 20000]',
+  options: { n: { type: 'string' } },
+  read: (values) => positive(values.n, 'n') ?? 20000,
+});
+// After the check: the IdP's storage needs node:sqlite.
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 const { Clients } = await import(join(repo, 'idp/dist/clients/clients.js'));
 const { SqliteStorage } = await import(join(repo, 'idp/dist/storage/sqlite.js'));
-
-const USAGE = 'usage: node load/client-check.mjs [--n 20000]';
-const { values } = parseCommandLine(process.argv.slice(2), { n: { type: 'string' } }, USAGE);
-const N = positive(values.n, 'n') ?? 20000;
 
 const dir = mkdtempSync(join(tmpdir(), 'pqid-client-check-'));
 const storage = new SqliteStorage(join(dir, 'pqid.db'));

@@ -25,22 +25,27 @@ import {
   mldsa,
   signJwt,
 } from '@pqid/jose';
-import { list, parseCommandLine, positive } from './lib/args.mjs';
+import { list, positive, startScript, UsageError } from './lib/args.mjs';
 import { cpuFlags } from './lib/machine.mjs';
 import { importPrivateJwk } from './lib/samples.mjs';
 
+const COMPOSITES = algorithms().filter((a) => getAlgorithm(a).family === 'composite');
+const { budgetMs, algs } = await startScript({
+  script: 'composite-handles.mjs',
+  usage: 'usage: node load/composite-handles.mjs [--ms 1500] [--algs ML-DSA-65-ES256,…]',
+  options: { ms: { type: 'string' }, algs: { type: 'string' } },
+  read: (values) => {
+    const algs = list(values.algs) ?? COMPOSITES;
+    const unknown = algs.filter((a) => !COMPOSITES.includes(a));
+    if (unknown.length)
+      throw new UsageError(`not a composite: ${unknown.join(', ')}; choose from ${COMPOSITES.join(', ')}`);
+    return { budgetMs: positive(values.ms, 'ms') ?? 1500, algs };
+  },
+});
+// After the check: the IdP's key store needs node:sqlite.
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 const { KeyManager } = await import(join(repo, 'idp/dist/keys/key-manager.js'));
 const { SqliteStorage } = await import(join(repo, 'idp/dist/storage/sqlite.js'));
-
-const USAGE = 'usage: node load/composite-handles.mjs [--ms 1500] [--algs ML-DSA-65-ES256,…]';
-const { values } = parseCommandLine(
-  process.argv.slice(2),
-  { ms: { type: 'string' }, algs: { type: 'string' } },
-  USAGE,
-);
-const budgetMs = positive(values.ms, 'ms') ?? 1500;
-const algs = list(values.algs) ?? algorithms().filter((a) => getAlgorithm(a).family === 'composite');
 const IN_FLIGHT = 16;
 
 /** @param {NodeJS.CpuUsage} u */

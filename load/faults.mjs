@@ -27,6 +27,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireSupportedNode } from '@pqid/idp/node-version';
 import { backends, preferredBackend } from '@pqid/jose';
+import { UsageError, usageLine } from './lib/args.mjs';
 import { killCase } from './lib/faults/cases/kill.mjs';
 import { pgCase } from './lib/faults/cases/pg.mjs';
 import { sigtermCase } from './lib/faults/cases/sigterm.mjs';
@@ -128,8 +129,8 @@ export async function main(argv) {
   try {
     opts = parseArgs(argv);
   } catch (e) {
-    // A usage error: the message (with the usage text), not a stack trace.
-    process.stderr.write(`pqid faults: ${e instanceof Error ? e.message : e}\n`);
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${usageLine('pqid faults', 'npm run faults -- --help', e)}\n`);
     return 2;
   }
   if (opts.help) {

@@ -9,15 +9,23 @@
  * endpoint's handler), to leave start-up and the runner's minting out.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { positive, startScript, UsageError } from './lib/args.mjs';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
+const { values, file, top } = await startScript({
+  script: 'profile-top.mjs',
+  usage: 'usage: node load/profile-top.mjs FILE.cpuprofile [--top 30] [--match STR]',
   options: { top: { type: 'string' }, match: { type: 'string' } },
+  positionals: true,
+  read: (values, files) => {
+    if (files.length !== 1)
+      throw new UsageError(files.length ? `one profile, not ${files.length}` : 'no profile file given');
+    return {
+      values,
+      file: /** @type {string} */ (files[0]),
+      top: Math.round(positive(values.top, 'top') ?? 30),
+    };
+  },
 });
-const file = positionals[0];
-if (!file) throw new Error('usage: node load/profile-top.mjs FILE.cpuprofile [--top 30] [--match STR]');
-const top = Number(values.top ?? 30);
 /**
  * @typedef {{ functionName: string, url: string, lineNumber: number }} CallFrame
  * @typedef {{ id: number, callFrame: CallFrame, children?: number[] }} ProfileNode

@@ -14,6 +14,7 @@ import os from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireSupportedNode } from '@pqid/idp/node-version';
+import { UsageError, usageLine } from './lib/args.mjs';
 import { LOAD_DIR, stamp } from './lib/paths.mjs';
 import { findK6 } from './lib/proc.mjs';
 import { writeReport } from './lib/report/index.mjs';
@@ -47,13 +48,18 @@ export async function main(argv) {
   try {
     opts = parseArgs(argv);
   } catch (e) {
-    // A usage error: the message (with the usage text), not a stack trace.
-    process.stderr.write(`pqid load: ${e instanceof Error ? e.message : e}\n`);
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${usageLine('pqid load', 'npm run load -- --help', e)}\n`);
     return 2;
   }
-  if (opts.help || opts.scenarios.length === 0) {
+  if (opts.help) {
     process.stdout.write(`${USAGE}\n`);
-    return opts.help ? 0 : 2;
+    return 0;
+  }
+  if (opts.scenarios.length === 0) {
+    // Nothing asked: the usage, as an error (like a bare `pqid`).
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
   }
   const k6 = findK6(LOAD_DIR);
   if (!k6) {

@@ -24,7 +24,6 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { SAML } from '@node-saml/node-saml';
-import { createIdp, loadConfig, registerSamlSp } from '@pqid/idp';
 import { generateKeyPair } from '@pqid/jose';
 import {
   checkSamlHttpMessage,
@@ -37,15 +36,16 @@ import {
   recommendedNodeSamlOptions,
   signXml,
 } from '@pqid/xmldsig';
-import { parseCommandLine, positive } from './lib/args.mjs';
+import { positive, startScript } from './lib/args.mjs';
 
-const USAGE = 'usage: node load/saml-work.mjs [--reps N] [--before] [--write]';
-const { values } = parseCommandLine(
-  process.argv.slice(2),
-  { reps: { type: 'string' }, before: { type: 'boolean' }, write: { type: 'boolean' } },
-  USAGE,
-);
-const REPS = positive(values.reps, 'reps') ?? 15;
+const { values, REPS } = await startScript({
+  script: 'saml-work.mjs',
+  usage: 'usage: node load/saml-work.mjs [--reps N] [--before] [--write]',
+  options: { reps: { type: 'string' }, before: { type: 'boolean' }, write: { type: 'boolean' } },
+  read: (values) => ({ values, REPS: positive(values.reps, 'reps') ?? 15 }),
+});
+// After the check: the IdP needs node:sqlite.
+const { createIdp, loadConfig, registerSamlSp } = await import('@pqid/idp');
 const L = DEFAULT_SAML_LIMITS;
 
 /** @param {NodeJS.CpuUsage} start */

@@ -14,17 +14,18 @@
 import { generateKeyPairSync, sign, webcrypto } from 'node:crypto';
 import os from 'node:os';
 import { mldsa } from '@pqid/jose';
-import { parseCommandLine, positive } from './lib/args.mjs';
+import { positive, startScript } from './lib/args.mjs';
 import { cpuFlags } from './lib/machine.mjs';
 
-const USAGE = 'usage: node load/sign-handoff.mjs [--ms 1500] [--in-flight 8]';
-const { values } = parseCommandLine(
-  process.argv.slice(2),
-  { ms: { type: 'string' }, 'in-flight': { type: 'string' } },
-  USAGE,
-);
-const ms = positive(values.ms, 'ms') ?? 1500;
-const inFlight = positive(values['in-flight'], 'in-flight') ?? 8;
+const { ms, inFlight } = await startScript({
+  script: 'sign-handoff.mjs',
+  usage: 'usage: node load/sign-handoff.mjs [--ms 1500] [--in-flight 8]',
+  options: { ms: { type: 'string' }, 'in-flight': { type: 'string' } },
+  read: (values) => ({
+    ms: positive(values.ms, 'ms') ?? 1500,
+    inFlight: positive(values['in-flight'], 'in-flight') ?? 8,
+  }),
+});
 
 // About the size of an access token's signing input (header.payload, base64url).
 const message = Buffer.alloc(420, 0x61);

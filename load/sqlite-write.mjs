@@ -12,10 +12,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { startScript, UsageError } from './lib/args.mjs';
 import { cpuFlags } from './lib/machine.mjs';
 
-const N = Number(process.argv[2] ?? 20000);
+const N = await startScript({
+  script: 'sqlite-write.mjs',
+  usage: 'usage: node load/sqlite-write.mjs [N]   (N inserts per layout, default 20000)',
+  options: {},
+  positionals: true,
+  read: (_, args) => {
+    if (args.length > 1) throw new UsageError(`one number of inserts, not ${args.join(' ')}`);
+    const n = Number(args[0] ?? 20000);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new UsageError(`N must be a positive whole number, got ${args[0]}`);
+    return n;
+  },
+});
+// After the check: node:sqlite is what an older Node lacks.
+const { DatabaseSync } = await import('node:sqlite');
 const dir = mkdtempSync(join(tmpdir(), 'pqid-sqlite-write-'));
 console.log(`CPU: ${os.cpus()[0]?.model ?? '?'} (${cpuFlags()}); ${N} inserts per layout`);
 

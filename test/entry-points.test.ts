@@ -1,8 +1,9 @@
 /**
  * The entry points and the Node versions they run on. Every package declares the same
  * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
- * fault runners and the test runner say in one line what is needed; on the lowest version it
- * admits, the IdP starts from the repository and issues a token that verifies, and the example RP
+ * fault runners, load/'s measurement scripts, `npm run bench`, the test runner and the examples
+ * say in one line what is needed; on the lowest version it admits, the IdP starts from the
+ * repository and issues a token that verifies, the other examples start, and the example RP
  * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
  * inside the repository; and the CLI's token commands never load node:sqlite.
  *
@@ -10,7 +11,7 @@
  * unreachable the suite is skipped with the reason, except under CI, where it runs and fails.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,7 +90,7 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expect(String(r.stderr)).not.toMatch(/^\s+at |ERR_UNKNOWN_BUILTIN_MODULE/m);
   }
 
-  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and the test runner each say so in one line`, () => {
+  it(`below the range (Node ${BELOW}) the IdP, the CLI, the load runners and scripts, the bench and the test runner each say so in one line`, () => {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/' };
     const run = (args: string[]) =>
       spawnSync(below, args, { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
@@ -99,11 +100,110 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     // npm run load and npm run faults: their IdP needs node:sqlite too.
     expectRefusal(run(['load/run.mjs', 'sizes', '--smoke']));
     expectRefusal(run(['load/faults.mjs']));
+    // The measurement scripts, `--help` included: the check comes before their command line.
+    for (const script of [
+      'client-check',
+      'composite-handles',
+      'sign-handoff',
+      'sqlite-write',
+      'saml-work',
+      'profile-top',
+    ])
+      expectRefusal(run([`load/${script}.mjs`, '--help']));
+    // npm run bench: a launcher checks before Node meets the benchmark's TypeScript.
+    expect(pkg('.').scripts.bench).toBe('node scripts/bench.mjs');
+    expectRefusal(run(['scripts/bench.mjs', '--quick']));
     const tests = run(['node_modules/vitest/vitest.mjs', 'run', '--project', 'jose']);
     expect(tests.status, why(tests)).toBe(1);
     expect(tests.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^pqid's tests run on Node 24, this is v20/),
     ]);
+  });
+
+  it(`below the range (Node ${BELOW}) each example says in one line which Node to use and how to start it`, async () => {
+    // The port is free and nothing will listen: an example must stop before it waits for an IdP.
+    const idp = `http://127.0.0.1:${await freePort()}`;
+    const env = {
+      PATH: process.env.PATH ?? '',
+      RP_ISSUER: idp,
+      RS_ISSUER: idp,
+      RS_URL: idp,
+      IDP_URL: idp,
+      CALL_CLIENT_SECRET: 'secret',
+      RP_WAIT_SECONDS: '0',
+      RS_WAIT_SECONDS: '0',
+      SP_WAIT_SECONDS: '0',
+    };
+    const examples: [script: string, label: string, how: string][] = [
+      ['examples/oidc-rp/server.js', 'example RP', 'npm run example:rp'],
+      ['examples/resource-server/server.js', 'example resource server', 'npm run example:resource-server'],
+      ['examples/resource-server/call.js', 'call', 'npm run call -w examples/resource-server'],
+      ['examples/saml-sp/server.js', 'example SAML SP', 'npm run example:saml-sp'],
+    ];
+    for (const [script, label, how] of examples) {
+      const r = spawnSync(below, [script], { cwd: repo, env, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, why(r)).toBe(1);
+      expect(r.stdout, script).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), script).toEqual([
+        `${label}: needs Node.js 22.20 or a later 22.x, or 24.7 or newer; this is v${BELOW}. To fix: ${how}, which runs on the Node 24 that npm install put in node_modules/.bin`,
+      ]);
+    }
+  });
+
+  it(`on the lowest Node (${LOWEST}) the resource server, call.js and the SAML SP pass the check and look for their IdP`, async () => {
+    const idp = `http://127.0.0.1:${await freePort()}`; // nothing listens
+    const env = { PATH: process.env.PATH ?? '', RS_ISSUER: idp, RS_URL: idp, IDP_URL: idp };
+    const examples = [
+      [
+        'examples/resource-server/server.js',
+        /^example resource server: the IdP at .* did not answer within 0 s/,
+      ],
+      ['examples/resource-server/call.js', /^call: cannot reach the IdP at .* \(connection refused\)/],
+      ['examples/saml-sp/server.js', /^example SAML SP: the IdP at .* did not answer within 0 s/],
+    ] as const;
+    for (const [script, line] of examples) {
+      const r = spawnSync(lowest, [script], {
+        cwd: repo,
+        env: { ...env, CALL_CLIENT_SECRET: 'secret', RS_WAIT_SECONDS: '0', SP_WAIT_SECONDS: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status, why(r)).toBe(1);
+      expect(r.stderr.trimEnd().split('\n'), script).toEqual([expect.stringMatching(line)]);
+    }
+  });
+
+  it('unbuilt, the bench launcher and a load script still answer in one line: which Node, or the usage', () => {
+    // The tools, the IdP's check as source only (no idp/dist) and the root package.json.
+    const root = mkdtempSync(join(tmpdir(), 'pqid-unbuilt-'));
+    temps.push(root);
+    for (const file of [
+      'package.json',
+      'scripts/bench.mjs',
+      'scripts/node-check.mjs',
+      'load/lib/args.mjs',
+      'load/profile-top.mjs',
+      'idp/package.json',
+      'idp/src/node-version.ts',
+    ])
+      cpSync(join(repo, file), join(root, file));
+    const run = (node: string, args: string[]) =>
+      spawnSync(node, args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    for (const [args, program] of [
+      [['scripts/bench.mjs'], 'npm run bench'],
+      [['load/profile-top.mjs', '--help'], 'load/profile-top.mjs'],
+    ] as const) {
+      const r = run(below, [...args]);
+      expect(r.status, why(r)).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toEqual([
+        `${program}: needs Node.js ${ENGINES}; this is v${BELOW}. To fix: run it through npm or with node_modules/.bin/node, the Node 24 that npm install put there.`,
+      ]);
+    }
+    // On a Node that strips types, the check comes from the IdP's source: a supported Node passes.
+    const help = run(process.execPath, ['load/profile-top.mjs', '--help']);
+    expect(help.status, why(help)).toBe(0);
+    expect(help.stdout).toMatch(/^usage: node load\/profile-top\.mjs /);
   });
 
   it(`on the lowest Node (${LOWEST}) the example RP, which verifies ML-DSA through WebCrypto, says in one line that it needs Node 24`, async () => {

@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { algorithms, generateEncryptionKeyPair, isJweAlgorithm, jweRegistry } from '@pqid/jose';
 import { dropExpectedExperimentalWarnings } from '../shared/experimental-warnings.js';
+import { requireSupportedNode } from '../shared/node-version.js';
 import { exitWith, waitForIdp, wholeNumber } from '../shared/wait-for-idp.js';
 import { createRp } from './rp.js';
 
+requireSupportedNode('example RP', 'npm run example:rp', new URL('package.json', import.meta.url));
 // openid-client verifies ML-DSA through WebCrypto, which Node 24 calls experimental.
 dropExpectedExperimentalWarnings();
 

@@ -6,8 +6,14 @@
  * environment (README.md lists them).
  */
 import { algorithms, generateKeyPair, importJWK, registry, signDpopProof } from '@pqid/jose';
+import { requireSupportedNode } from '../shared/node-version.js';
 import { exitWith, fetchOk, notAnswering } from '../shared/wait-for-idp.js';
 
+requireSupportedNode(
+  'call',
+  'npm run call -w examples/resource-server',
+  new URL('package.json', import.meta.url),
+);
 const env = process.env;
 const issuer = env.RS_ISSUER ?? 'http://localhost:3000';
 const rsUrl = env.RS_URL ?? 'http://localhost:4000';

@@ -4,9 +4,15 @@
  * `resourceServers` (see README.md, which lists the settings). Started before the IdP, it waits
  * for it.
  */
+import { requireSupportedNode } from '../shared/node-version.js';
 import { exitWith, waitForIdp, wholeNumber } from '../shared/wait-for-idp.js';
 import { createResourceServer } from './rs.js';
 
+requireSupportedNode(
+  'example resource server',
+  'npm run example:resource-server',
+  new URL('package.json', import.meta.url),
+);
 const env = process.env;
 const issuer = env.RS_ISSUER ?? 'http://localhost:3000';
 const options = {

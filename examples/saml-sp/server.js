@@ -10,9 +10,11 @@
  * The IdP certificate is taken from the IdP metadata for convenience. In production, pin the
  * certificate you obtained out of band (or verify the metadata signature against the IdP's root).
  */
+import { requireSupportedNode } from '../shared/node-version.js';
 import { exitWith, fetchOk, waitForIdp, wholeNumber } from '../shared/wait-for-idp.js';
 import { createSp, idpCertificateFromMetadata } from './sp.js';
 
+requireSupportedNode('example SAML SP', 'npm run example:saml-sp', new URL('package.json', import.meta.url));
 const env = process.env;
 const idp = env.IDP_URL ?? 'http://localhost:3000';
 const alg = env.SP_ALG ?? 'ML-DSA-65';

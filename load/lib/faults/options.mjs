@@ -28,24 +28,20 @@ const bool = { type: 'boolean' };
  * @returns {FaultOptions}
  */
 export function parseArgs(argv) {
-  const { values: v } = parseCommandLine(
-    argv,
-    {
-      long: bool,
-      soak: bool,
-      only: str,
-      rate: str,
-      vus: str,
-      alg: str,
-      minutes: str,
-      capacity: str,
-      load: str,
-      'pg-port': str,
-      out: str,
-      help: { type: 'boolean', short: 'h' },
-    },
-    USAGE,
-  );
+  const { values: v } = parseCommandLine(argv, {
+    long: bool,
+    soak: bool,
+    only: str,
+    rate: str,
+    vus: str,
+    alg: str,
+    minutes: str,
+    capacity: str,
+    load: str,
+    'pg-port': str,
+    out: str,
+    help: { type: 'boolean', short: 'h' },
+  });
   const long = v.long === true;
   const only = list(v.only);
   /** @type {FaultOptions} */

@@ -1,5 +1,5 @@
 /** The load runner's command line: `npm run load -- <scenario…|all> [--smoke] [options]`. */
-import { list, parseCommandLine, positive } from '../args.mjs';
+import { list, parseCommandLine, positive, UsageError } from '../args.mjs';
 import { ALL_ALGS } from '../variants.mjs';
 
 /** @typedef {import('../types.d.ts').RunOptions} RunOptions */
@@ -45,14 +45,15 @@ const OPTIONS = {
  * @returns {RunOptions}
  */
 export function parseArgs(argv) {
-  const { values: v, positionals } = parseCommandLine(argv, OPTIONS, USAGE, { positionals: true });
+  const { values: v, positionals } = parseCommandLine(argv, OPTIONS, { positionals: true });
   for (const p of positionals)
-    if (p !== 'all' && !SCENARIOS.includes(p)) throw new Error(`unknown argument ${p}\n${USAGE}`);
+    if (p !== 'all' && !SCENARIOS.includes(p))
+      throw new UsageError(`unknown scenario ${p}; choose from ${SCENARIOS.join(', ')} or all`);
   const smoke = v.smoke === true;
   const algs = list(v.algs) ?? ALL_ALGS;
   const unknown = algs.filter((a) => !ALL_ALGS.includes(a));
   if (unknown.length)
-    throw new Error(`unknown algorithm(s) ${unknown.join(', ')}; choose from ${ALL_ALGS.join(', ')}`);
+    throw new UsageError(`unknown algorithm(s) ${unknown.join(', ')}; choose from ${ALL_ALGS.join(', ')}`);
   /** @type {RunOptions} */
   const o = {
     scenarios: SCENARIOS.filter((s) => positionals.includes(s) || positionals.includes('all')),
