@@ -99,16 +99,22 @@ export class SqliteStorage implements Storage {
     return a;
   }
 
-  async revokeGrant(grantId: string): Promise<void> {
-    // Tombstone and delete in one write transaction (see the upsert statement).
-    inTransaction(this.#db, () => {
+  async revokeGrant(grantId: string): Promise<boolean> {
+    // Tombstone and delete in one write transaction (see the upsert statement); the live records
+    // go first, so their count says whether the grant was still alive.
+    return inTransaction(this.#db, () => {
+      const t = now();
       this.#db
         .prepare(
           `INSERT INTO revoked_grants (grant_id, expires_at) VALUES (?, ?)
            ON CONFLICT (grant_id) DO UPDATE SET expires_at = excluded.expires_at`,
         )
-        .run(grantId, now() + REVOKED_GRANT_RETENTION_SECONDS);
+        .run(grantId, t + REVOKED_GRANT_RETENTION_SECONDS);
+      const live = this.#db
+        .prepare('DELETE FROM records WHERE grant_id = ? AND (expires_at IS NULL OR expires_at > ?)')
+        .run(grantId, t).changes;
       this.#db.prepare('DELETE FROM records WHERE grant_id = ?').run(grantId);
+      return Number(live) > 0;
     });
   }
 
