@@ -16,6 +16,7 @@ const LAYERS = [
       'start\\.ts$',
       'cli\\.ts$',
       'index\\.ts$',
+      'supported-node\\.ts$',
       'cli/',
       'banner\\.ts$',
       'held-log\\.ts$',

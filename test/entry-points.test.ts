@@ -1,9 +1,10 @@
 /**
  * The entry points and the Node versions they run on. Every package declares the same
- * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the load and
- * fault runners, load/'s measurement scripts, `npm run bench`, the test runner and the examples
- * say in one line what is needed; on the lowest version it admits, the IdP starts from the
- * repository and issues a token that verifies, the other examples start, and the example RP
+ * `engines.node`; below it, the IdP's `main`, the `pqid` CLI (also through its bin), the package
+ * imported as a library, the load and fault runners, load/'s measurement scripts, `npm run bench`,
+ * the test runner and the examples say in one line what is needed; on the lowest version it
+ * admits, the IdP starts from the repository and issues a token that verifies, the other examples
+ * start, and the example RP
  * (ML-DSA through WebCrypto, which Node 22 lacks) says it needs Node 24; `npx pqid` works
  * inside the repository; and the CLI's token commands never load node:sqlite.
  *
@@ -97,6 +98,8 @@ describe.skipIf(problem && !process.env.CI)('the entry points on other Node vers
     expectRefusal(run(['idp/dist/main.js']));
     expectRefusal(run(['idp/dist/cli.js', 'keygen', '--alg', 'ML-DSA-65']));
     expectRefusal(run(['idp/bin/pqid.js', 'keygen', '--alg', 'ML-DSA-65']));
+    // @pqid/idp imported as a library: its entry checks before node:sqlite or undici can fail.
+    expectRefusal(run(['--input-type=module', '-e', "await import('@pqid/idp')"]));
     // npm run load and npm run faults: their IdP needs node:sqlite too.
     expectRefusal(run(['load/run.mjs', 'sizes', '--smoke']));
     expectRefusal(run(['load/faults.mjs']));

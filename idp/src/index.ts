@@ -1,5 +1,8 @@
 /** @pqid/idp — the pqid OpenID Provider. */
 
+// First: on an unsupported Node, one line and exit before anything else loads.
+import './supported-node.ts';
+
 export { type Account, Accounts } from './accounts/accounts.ts';
 export { type CreateIdpOptions, createIdp, type Idp, registerClient } from './app.ts';
 export { type Client, ClientError, type ClientInput, Clients, describeClient } from './clients/clients.ts';

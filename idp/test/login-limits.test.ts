@@ -194,26 +194,43 @@ describe('login form under brute force (inject)', () => {
 });
 
 describe('LoginLimiter: the steps of a multi-step ceremony', () => {
-  it('lockedFor, fail and succeed spend the same budgets as attempt; no username means the address only', async () => {
+  it('admit spends the same budgets as attempt until succeeded takes it back; no username means the address only', async () => {
     let now = 5_000_000;
     const l = new LoginLimiter(limits, { now: () => now });
     const who = { username: 'carol', address: '192.0.2.9' };
-    await l.fail(who);
+    expect(await l.admit(who)).toMatchObject({ ok: true });
     await l.attempt(who, async () => undefined);
     expect(await l.lockedFor(who)).toBe(0);
-    await l.fail(who);
+    expect(await l.admit(who)).toMatchObject({ ok: true });
     expect(await l.lockedFor(who)).toBe(60);
     expect(await l.attempt(who, async () => ({ sub: 'c' }))).toMatchObject({ locked: true });
+    expect(await l.admit(who)).toEqual({ ok: false, retryAfter: 60 });
     // Without a username only the address counts: an unknown credential locks nobody's account.
-    for (let i = 0; i < 10; i++) await l.fail({ address: '198.51.100.9' });
+    for (let i = 0; i < 10; i++)
+      expect(await l.admit({ address: '198.51.100.9' })).toMatchObject({ ok: true });
     expect(await l.lockedFor({ address: '198.51.100.9' })).toBe(60);
     expect(await l.lockedFor({ username: 'dave', address: '198.51.100.10' })).toBe(0);
     now += 60_000;
     expect(await l.lockedFor(who)).toBe(0);
-    await l.fail(who);
-    await l.fail(who);
-    await l.succeed(who);
+    for (let i = 0; i < 2; i++) await l.admit(who);
+    const right = await l.admit(who);
+    if (!right.ok) throw new Error('admitted expected');
+    await right.succeeded();
     expect(await l.lockedFor(who)).toBe(0);
+    // The address keeps its two failures (a success clears the username's count only).
+    for (let i = 0; i < 8; i++) expect(await l.admit({ address: '192.0.2.9' })).toMatchObject({ ok: true });
+    expect(await l.admit({ address: '192.0.2.9' })).toMatchObject({ ok: false });
+  });
+
+  it('admissions racing each other never let more than the budget through', async () => {
+    const now = 6_000_000;
+    const store = new MemoryFailureStore();
+    const l = new LoginLimiter(limits, { now: () => now, store });
+    const results = await Promise.all(Array.from({ length: 25 }, () => l.admit({ address: '192.0.2.44' })));
+    expect(results.filter((r) => r.ok).length).toBeLessThanOrEqual(10);
+    expect(await store.recent(addressKey('192.0.2.44'), now, 60_000)).toHaveLength(
+      results.filter((r) => r.ok).length,
+    );
   });
 });
 
@@ -292,44 +309,75 @@ describe('passkey ceremonies under brute force (inject)', () => {
     );
   });
 
-  it('unknown credentials from one address lock that address: no challenge, no verification', async () => {
-    const app = t.idp.app;
-    const stranger = new SoftAuthenticator({ origin: ORIGIN });
-    // A credential this IdP never registered (made against a throw-away options object).
-    await stranger.create(
+  /** A credential this IdP never registered (made against a throw-away options object). */
+  async function stranger() {
+    const authenticator = new SoftAuthenticator({ origin: ORIGIN });
+    await authenticator.create(
       { rp: { id: 'localhost' }, user: { id: 'eA' }, challenge: 'AAAA', pubKeyCredParams: [{ alg: -48 }] },
       'ML-DSA-44',
     );
-    const address = '203.0.113.77';
+    return authenticator;
+  }
+
+  /**
+   * A passkey sign-in from `address` up to its post: the options' status, and (when they were
+   * given) the post of `authenticator`'s assertion, not yet sent.
+   */
+  async function prepare(address: string, authenticator: SoftAuthenticator, tamper: Tamper = {}) {
+    const app = t.idp.app;
     const inject = (o: InjectOptions) => app.inject({ ...o, remoteAddress: address });
-    let last = 0;
-    for (let i = 0; i < 9; i++) {
-      const jar = new Jar();
-      const r1 = jar.take(await inject({ method: 'GET', url: authorizeUrl() }));
-      const page = jar.take(
-        await inject({ method: 'GET', url: r1.headers.location as string, headers: { cookie: jar.header } }),
-      );
-      const uid = (r1.headers.location as string).split('/').pop();
-      const csrf = csrfOf(page.body);
-      const options = jar.take(
-        await inject({
-          method: 'POST',
-          url: `/interaction/${uid}/passkey/options`,
-          headers: { cookie: jar.header, 'content-type': 'application/json' },
-          payload: JSON.stringify({ csrf }),
-        }),
-      );
-      last = options.statusCode;
-      if (last === 429) break;
-      const credential = JSON.stringify(await stranger.get(options.json()));
-      const r = await inject({
+    const jar = new Jar();
+    const r1 = jar.take(await inject({ method: 'GET', url: authorizeUrl() }));
+    const page = jar.take(
+      await inject({ method: 'GET', url: r1.headers.location as string, headers: { cookie: jar.header } }),
+    );
+    const uid = (r1.headers.location as string).split('/').pop();
+    const csrf = csrfOf(page.body);
+    const options = jar.take(
+      await inject({
+        method: 'POST',
+        url: `/interaction/${uid}/passkey/options`,
+        headers: { cookie: jar.header, 'content-type': 'application/json' },
+        payload: JSON.stringify({ csrf }),
+      }),
+    );
+    if (options.statusCode !== 200) return { status: options.statusCode };
+    const credential = JSON.stringify(await authenticator.get(options.json(), tamper));
+    const post = () =>
+      inject({
         method: 'POST',
         url: `/interaction/${uid}/passkey`,
         headers: { cookie: jar.header, 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ csrf, credential }).toString(),
       });
-      expect(r.statusCode).toBe(401);
+    return { status: options.statusCode, post };
+  }
+
+  it('unknown credentials from one address lock that address: no challenge, no verification', async () => {
+    const authenticator = await stranger();
+    let last = 0;
+    for (let i = 0; i < 9; i++) {
+      const attempt = await prepare('203.0.113.77', authenticator);
+      last = attempt.status;
+      if (!attempt.post) break;
+      expect((await attempt.post()).statusCode).toBe(401);
     }
     expect(last).toBe(429);
+  });
+
+  it('assertions sent all at once: at most the address budget of them is verified, the rest are refused unverified', async () => {
+    // A registered passkey with bad signatures: each is verified (on the thread pool), so the
+    // others arrive while it is; twelve ceremonies with a challenge each, posted together.
+    const authenticator = await userWithPasskey('gina');
+    const attempts = [];
+    for (let i = 0; i < 12; i++)
+      attempts.push(await prepare('203.0.113.78', authenticator, { badSignature: true }));
+    const answers = await Promise.all(attempts.map((a) => a.post?.()));
+    const verified = answers.filter((r) => r?.statusCode === 401).length;
+    expect(verified).toBeLessThanOrEqual(8);
+    expect(answers.filter((r) => r?.statusCode === 429)).toHaveLength(12 - verified);
+    // Only what was verified was counted: the address is locked exactly when the budget is spent.
+    const next = await prepare('203.0.113.78', authenticator, { badSignature: true });
+    expect(next.status).toBe(verified === 8 ? 429 : 200);
   });
 });

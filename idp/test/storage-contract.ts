@@ -404,7 +404,32 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
         expect(await storage.adapter(m).find(`${m}-2`)).toEqual({ grantId: 'g2' });
       }
       expect(await storage.adapter('Session').find('s')).toEqual({ accountId: 'x' });
-      await storage.revokeGrant('never-issued'); // a no-op
+      expect(await storage.revokeGrant('never-issued')).toBe(false); // a no-op
+    });
+
+    it('says whether the grant was still alive: not when revoked before, expired, or never stored', async () => {
+      const rt = storage.adapter('RefreshToken');
+      const other = await second();
+      await rt.upsert('live-1', { grantId: 'alive' }, 600);
+      expect(await storage.revokeGrant('alive')).toBe(true);
+      expect(await storage.revokeGrant('alive')).toBe(false);
+      expect(await other.revokeGrant('alive')).toBe(false);
+      // Every record expired (not yet purged): ended already.
+      await rt.upsert('gone-1', { grantId: 'expired' }, 0);
+      await storage.adapter('AuthorizationCode').upsert('gone-2', { grantId: 'expired' }, 0);
+      expect(await storage.revokeGrant('expired')).toBe(false);
+      // One live record among expired ones is enough; a consumed one is live until it expires.
+      await rt.upsert('old-1', { grantId: 'mixed' }, 0);
+      await storage.adapter('AuthorizationCode').upsert('code-1', { grantId: 'mixed' }, 600);
+      expect(await storage.adapter('AuthorizationCode').consume('code-1')).toBe(true);
+      expect(await other.revokeGrant('mixed')).toBe(true);
+      // Racing revocations of one grant on two instances: exactly one finds it alive.
+      for (let round = 0; round < 5; round++) {
+        const grantId = `twice-${round}`;
+        await rt.upsert(`${grantId}-rt`, { grantId }, 600);
+        const both = await Promise.all([storage.revokeGrant(grantId), other.revokeGrant(grantId)]);
+        expect(both.filter(Boolean)).toHaveLength(1);
+      }
     });
 
     it('revokes a consumed record too (reuse detection after rotation)', async () => {

@@ -20,7 +20,16 @@ import { firstLine } from '../src/cli/password-input.ts';
 import { runCli } from '../src/cli/run.ts';
 import { users } from '../src/cli/users.ts';
 import { passkeysOf } from '../src/signin/passkeys/credentials.ts';
-import { basicAuth, captureOutput, DEMO_REDIRECT, KEK, redeemCode, tempDir, testConfig } from './helpers.ts';
+import {
+  basicAuth,
+  captureOutput,
+  DEMO_REDIRECT,
+  form,
+  KEK,
+  redeemCode,
+  tempDir,
+  testConfig,
+} from './helpers.ts';
 import {
   csrfOf,
   demoAuthorize,
@@ -164,21 +173,32 @@ for (const [engine, fresh] of engines) {
         expect(await userinfo(b.app, two.tokens.access_token)).toBe(200);
         // Someone else's session and tokens are not touched.
         const demo = await signIn(a.app, 'demo', 'demo');
-        // A session signed out before the change is not counted as ended by it.
+        // A session signed out before the change is not counted as ended by it, nor a grant its
+        // client revoked before (RFC 7009).
         const gone = await signIn(a.app, 'carol', OLD);
         await signOut(a.app, gone.jar);
+        const revoked = await a.app.inject({
+          method: 'POST',
+          url: '/revoke',
+          ...form(
+            { token: gone.tokens.refresh_token },
+            { authorization: basicAuth('demo-client', 'demo-secret') },
+          ),
+        });
+        expect(revoked.statusCode).toBe(200);
+        expect(await refreshes(b.app, gone.tokens.refresh_token)).toBe(false);
 
         const r = await pqid(`${NEW}\n`, 'users', 'passwd', 'carol');
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toMatch(
-          /changed the password of carol; ended 2 session\(s\), revoked 3 grant\(s\); kept 0 passkey/,
+          /changed the password of carol; ended 2 session\(s\), revoked 2 grant\(s\); kept 0 passkey/,
         );
         expect(auditLine(r.stderr)).toMatchObject({
           audit: 'accounts',
           op: 'account.password',
           username: 'carol',
           sessions: 2,
-          grants: 3,
+          grants: 2,
         });
         for (const out of [added.stdout, added.stderr, r.stdout, r.stderr]) {
           expect(out).not.toContain(OLD);

@@ -87,7 +87,7 @@ pub fn shake_on(
 /// after the other in the result.
 pub fn shake_x4_on(name: &str, rate: u32, input: &[u8], nblocks: usize) -> Option<Vec<u8>> {
     let i = id(name)?;
-    if input.len() % 4 != 0 {
+    if !input.len().is_multiple_of(4) {
         return None;
     }
     let mut out = vec![0u8; 4 * nblocks * rate as usize];

@@ -14,9 +14,10 @@
  * burst larger than what is left of the budget may be refused whole (each sees the others'
  * counts), and as refused attempts are taken back, it costs the account nothing either.
  *
- * Passkey ceremonies spend the address budget only (signin/passkey.ts): a passkey cannot be
- * guessed, and the credential ID or user handle an assertion names is no proof of anything, so
- * charging that account would let anyone lock its owner out. A locked address gets no challenge
+ * Passkey ceremonies and enrolment codes are counted first the same way (`admit`) and spend the
+ * address budget only (signin/passkey.ts): a passkey cannot be guessed, and the credential ID or
+ * user handle an assertion names is no proof of anything, so charging that account would let
+ * anyone lock its owner out. A locked address gets no challenge
  * and no verification; an account's password lockout does not stop its passkeys.
  */
 import type { LoginLimitsConfig } from '../config/index.ts';
@@ -26,6 +27,12 @@ import { type FailureStore, MemoryFailureStore } from './failure-store.ts';
 export const GENERIC_LOGIN_ERROR = 'The username or password is incorrect.';
 /** What it shows during a lockout, for existing and unknown usernames alike. */
 export const LOCKED_LOGIN_ERROR = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
+
+/**
+ * An attempt counted by `admit`: refused, or let through to be checked, counted as a failure
+ * until `succeeded` (it was right) takes the count back and clears the username's.
+ */
+export type Admission = { ok: true; succeeded(): Promise<void> } | { ok: false; retryAfter: number };
 
 export type LoginAttempt<A> =
   | { ok: true; account: A }
@@ -91,19 +98,35 @@ export class LoginLimiter {
     return keys;
   }
 
-  /**
-   * Seconds until `who` may try again, 0 when not locked. For ceremonies of several steps
-   * (passkeys): check before any work, again once the account is known, then `fail`/`succeed`.
-   */
+  /** Seconds until `who` may try again, 0 when not locked (before work that spends no budget). */
   async lockedFor(who: Who): Promise<number> {
     const waits = await Promise.all(this.#keys(who).map(([k, limit]) => this.#lockedFor(k, limit)));
     return Math.max(0, ...waits);
   }
 
-  /** Count a failed attempt against every counter of `who`. */
-  async fail(who: Who): Promise<void> {
-    const now = this.#now();
-    await Promise.all(this.#keys(who).map(([k]) => this.#store.add(k, now, this.#limits.window * 1000)));
+  /**
+   * Count an attempt of `who` as a failure before it is checked: refused (and taken back) when
+   * that takes a counter past its limit; otherwise it stays counted unless `succeeded` is called.
+   * For checks that are not one call (passkey ceremonies, enrolment codes); `attempt` wraps it.
+   */
+  async admit(who: Who): Promise<Admission> {
+    const at = this.#now();
+    const keys = this.#keys(who);
+    const windowMs = this.#limits.window * 1000;
+    await Promise.all(keys.map(([k]) => this.#store.add(k, at, windowMs)));
+    const counts = await Promise.all(keys.map(([k]) => this.#store.recent(k, at, windowMs)));
+    if (keys.some(([, limit], i) => (counts[i]?.length ?? 0) > limit)) {
+      // Refused unchecked, so not a failure: a lock is not prolonged by being knocked on.
+      await this.#takeBack(keys, at);
+      return { ok: false, retryAfter: Math.max(1, await this.lockedFor(who)) };
+    }
+    return {
+      ok: true,
+      succeeded: async () => {
+        await this.#takeBack(keys, at);
+        await this.succeed(who);
+      },
+    };
   }
 
   /** A success clears the username's counter (never the address's: see the module comment). */
@@ -124,22 +147,12 @@ export class LoginLimiter {
     who: { username: string; address: string },
     authenticate: () => Promise<A | undefined>,
   ): Promise<LoginAttempt<A>> {
-    const at = this.#now();
-    const keys = this.#keys(who);
-    const windowMs = this.#limits.window * 1000;
-    await Promise.all(keys.map(([k]) => this.#store.add(k, at, windowMs)));
-    const counts = await Promise.all(keys.map(([k]) => this.#store.recent(k, at, windowMs)));
-    const over = keys.some(([, limit], i) => (counts[i]?.length ?? 0) > limit);
-    if (over) {
-      // Refused unchecked, so not a failure: a lock is not prolonged by being knocked on.
-      await this.#takeBack(keys, at);
-      const retryAfter = Math.max(1, await this.lockedFor(who));
-      return { ok: false, locked: true, message: LOCKED_LOGIN_ERROR, retryAfter };
-    }
+    const admitted = await this.admit(who);
+    if (!admitted.ok)
+      return { ok: false, locked: true, message: LOCKED_LOGIN_ERROR, retryAfter: admitted.retryAfter };
     const account = await authenticate();
     if (account === undefined) return { ok: false, locked: false, message: GENERIC_LOGIN_ERROR };
-    await this.#takeBack(keys, at);
-    await this.succeed(who);
+    await admitted.succeeded();
     return { ok: true, account };
   }
 

@@ -115,11 +115,18 @@ export class PasskeyFactor {
 
   /** Verify the assertion `json` posted for the sign-in parked as `owner`. */
   async signIn(owner: string, json: string, address: string, log: FastifyBaseLogger): Promise<FactorResult> {
-    const limiter = this.#ctx.loginLimiter;
-    // The address only, whatever the assertion names (see the module comment).
-    const who = { address };
+    // Counted first, against the address only, whatever the assertion names (see the module
+    // comment); a refusal leaves it counted, a sign-in takes it back.
+    const admitted = await this.#ctx.loginLimiter.admit({ address });
+    if (!admitted.ok)
+      return {
+        ok: false,
+        status: 429,
+        code: 'locked',
+        message: LOCKED_LOGIN_ERROR,
+        retryAfter: admitted.retryAfter,
+      };
     const refuse = async (code: PasskeyErrorCode, detail?: string): Promise<FactorResult> => {
-      await limiter.fail(who);
       log.info({ code, ...(detail ? { detail } : {}) }, 'passkey sign-in refused');
       return {
         ok: false,
@@ -128,16 +135,6 @@ export class PasskeyFactor {
         message: code === 'challenge_invalid' ? EXPIRED : PASSKEY_ERROR,
       };
     };
-    const locked = (retryAfter: number): FactorResult => ({
-      ok: false,
-      status: 429,
-      code: 'locked',
-      message: LOCKED_LOGIN_ERROR,
-      retryAfter,
-    });
-
-    const wait = await limiter.lockedFor(who);
-    if (wait > 0) return locked(wait);
     try {
       const response = parseAssertion(json);
       const record = await this.#challenges.take(
@@ -181,6 +178,7 @@ export class PasskeyFactor {
         backedUp: verified.backedUp,
         at: now,
       });
+      await admitted.succeeded();
       return {
         ok: true,
         accountId: account.sub,
@@ -241,9 +239,11 @@ export class PasskeyFactor {
     json: string,
     input: { name?: string; address: string },
     log: FastifyBaseLogger,
-  ): Promise<{ ok: true; passkey: Passkey } | { ok: false; code: PasskeyErrorCode }> {
+  ): Promise<{ ok: true; passkey: Passkey } | { ok: false; code: PasskeyErrorCode; retryAfter?: number }> {
+    // Counted first like a sign-in; a refusal leaves it counted, a registration takes it back.
+    const admitted = await this.#ctx.loginLimiter.admit({ address: input.address });
+    if (!admitted.ok) return { ok: false as const, code: 'locked' as const, retryAfter: admitted.retryAfter };
     const refuse = async (code: PasskeyErrorCode, detail?: string) => {
-      await this.#ctx.loginLimiter.fail({ address: input.address });
       log.info({ code, ...(detail ? { detail } : {}) }, 'passkey registration refused');
       return { ok: false as const, code };
     };
@@ -264,6 +264,7 @@ export class PasskeyFactor {
       });
       passkey.name = cleanName(input.name) ?? defaultName(passkey.alg, now);
       if (!(await this.passkeys.add(passkey))) return refuse('already_registered');
+      await admitted.succeeded();
       log.info(
         { alg: passkeyAlgName(passkey.alg), fmt: passkey.fmt, backupEligible: passkey.backupEligible },
         'passkey registered',

@@ -119,9 +119,9 @@ export class SignInUses {
   }
 
   /**
-   * End every session and revoke every grant `owner` authenticated; how many sessions were still
-   * open (one signed out or ended before is not counted) and how many grants were revoked. The
-   * ended sessions' clients are then told.
+   * End every session and revoke every grant `owner` authenticated; how many of each were still
+   * open (a session signed out or ended before, a grant revoked before or whose tokens have all
+   * expired, is not counted). The ended sessions' clients are then told.
    */
   async revoke(owner: string): Promise<{ sessions: number; grants: number }> {
     const store = this.#uses;
@@ -133,8 +133,7 @@ export class SignInUses {
         if (session !== undefined) ended.push(session);
         if (existed) counts.sessions++;
       } else if (r.grant !== undefined) {
-        await this.undo({ grant: r.grant });
-        counts.grants++;
+        if (await revokeGrant(this.#storage, r.grant, this.#ttl.accessToken)) counts.grants++;
       }
       await store.destroy(id);
     }

@@ -113,9 +113,12 @@ export interface Storage {
   /**
    * Revoke a grant across every model, for good: records carrying this grantId that are upserted
    * afterwards, or concurrently (a refresh in flight on another instance while reuse detection
-   * fires), are dropped, so no token of a revoked grant can outlive the revocation.
+   * fires), are dropped, so no token of a revoked grant can outlive the revocation. True when
+   * the grant still had a live (unexpired) record, which this call removed: false for a grant
+   * revoked before (of revocations racing for one grant, exactly one sees it live), one whose
+   * records have all expired, or one never stored.
    */
-  revokeGrant(grantId: string): Promise<void>;
+  revokeGrant(grantId: string): Promise<boolean>;
   /**
    * Deletes up to `limit` expired records (plus expired grant tombstones) and returns how many
    * records it deleted. Reads already ignore expired rows; this only reclaims space. Bounded so

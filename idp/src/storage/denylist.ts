@@ -69,13 +69,14 @@ export async function isDenied(storage: Pick<Storage, 'adapter'>, t: DenylistSub
  * Revoke a grant for good: its stored records go (Storage.revokeGrant) and its stateless access
  * tokens, which carry the grant id, are denied for as long as one issued now could live. Every
  * grant revocation goes through here (code replay, refresh-token reuse, RFC 7009, passkey removal),
- * whatever the storage mode of the grant's tokens: a grant may have tokens of both.
+ * whatever the storage mode of the grant's tokens: a grant may have tokens of both. True when
+ * the grant still had a stored record that had not expired (Storage.revokeGrant).
  */
 export async function revokeGrant(
   storage: Pick<Storage, 'adapter' | 'revokeGrant'>,
   grantId: string,
   accessTokenLifetime: number,
-): Promise<void> {
+): Promise<boolean> {
   await deny(storage, 'grant', grantId, accessTokenLifetime);
-  await storage.revokeGrant(grantId);
+  return storage.revokeGrant(grantId);
 }

@@ -95,6 +95,29 @@ CREATE INDEX login_failures_key ON login_failures (key, at);
 CREATE INDEX login_failures_expiry ON login_failures (expires_at);
 `,
   },
+  {
+    version: 4,
+    name: 'revoke_grant_counted',
+    // revokeGrant says whether the grant still had a live record, so a revocation counts only
+    // the grants it ended. A new function beside the old one: instances of the previous
+    // version keep calling pqid_revoke_grant during a rolling upgrade. Under the grant's lock,
+    // so of two revocations racing for one grant exactly one finds it live.
+    sql: `
+CREATE FUNCTION pqid_revoke_grant_counted(p_grant text, p_keep_secs float8) RETURNS boolean
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+DECLARE
+  v_live boolean;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('pqid:grant:' || p_grant, 0));
+  INSERT INTO revoked_grants (grant_id, expires_at) VALUES (p_grant, now() + make_interval(secs => p_keep_secs))
+  ON CONFLICT (grant_id) DO UPDATE SET expires_at = excluded.expires_at;
+  WITH gone AS (DELETE FROM records WHERE grant_id = p_grant RETURNING expires_at)
+  SELECT EXISTS (SELECT 1 FROM gone WHERE expires_at IS NULL OR expires_at > now()) INTO v_live;
+  RETURN v_live;
+END
+$fn$;
+`,
+  },
 ];
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

@@ -138,13 +138,14 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  async revokeGrant(grantId: string): Promise<void> {
+  async revokeGrant(grantId: string): Promise<boolean> {
     // One transaction across every model, leaving a tombstone that stops racing issuances.
-    await this.#query(
-      `SELECT ${quoteIdent(this.settings.schema)}.pqid_revoke_grant($1, $2)`,
+    const { rows } = await this.#query<{ live: boolean }>(
+      `SELECT ${quoteIdent(this.settings.schema)}.pqid_revoke_grant_counted($1, $2) AS live`,
       [grantId, REVOKED_GRANT_RETENTION_SECONDS],
       'revokeGrant',
     );
+    return rows[0]?.live === true;
   }
 
   /**

@@ -1,7 +1,8 @@
 /** The embedded store: one `node:sqlite` table holding every model, keyed by (model, id). */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type { SqliteSynchronous } from '../config/index.ts';
 import type { FailureStore } from '../security/failure-store.ts';
 import { type Adapter, type ModelName, REVOKED_GRANT_RETENTION_SECONDS, type Storage } from './adapter.ts';
@@ -61,6 +62,13 @@ function sqliteFailureStore(db: DatabaseSync): FailureStore {
   };
 }
 
+/**
+ * node:sqlite, loaded when a store is opened rather than imported: a static import fails the whole
+ * package at load on a Node without it, before its entry (supported-node.ts) can say which Node
+ * it needs, and commands that open no store never load it.
+ */
+const loadSqlite = (): typeof import('node:sqlite') => createRequire(import.meta.url)('node:sqlite');
+
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
   readonly #db: DatabaseSync;
@@ -69,7 +77,7 @@ export class SqliteStorage implements Storage {
 
   constructor(path: string, { synchronous = 'normal' }: { synchronous?: SqliteSynchronous } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.#db = new DatabaseSync(path);
+    this.#db = new (loadSqlite().DatabaseSync)(path);
     // WAL lets readers proceed during writes; the busy timeout covers a second process briefly.
     // node:sqlite is synchronous, so an fsync per commit (synchronous = FULL) blocks the event
     // loop on every token issued; NORMAL syncs at checkpoints (see parseSqliteUrl).
@@ -99,16 +107,22 @@ export class SqliteStorage implements Storage {
     return a;
   }
 
-  async revokeGrant(grantId: string): Promise<void> {
-    // Tombstone and delete in one write transaction (see the upsert statement).
-    inTransaction(this.#db, () => {
+  async revokeGrant(grantId: string): Promise<boolean> {
+    // Tombstone and delete in one write transaction (see the upsert statement); the live records
+    // go first, so their count says whether the grant was still alive.
+    return inTransaction(this.#db, () => {
+      const t = now();
       this.#db
         .prepare(
           `INSERT INTO revoked_grants (grant_id, expires_at) VALUES (?, ?)
            ON CONFLICT (grant_id) DO UPDATE SET expires_at = excluded.expires_at`,
         )
-        .run(grantId, now() + REVOKED_GRANT_RETENTION_SECONDS);
+        .run(grantId, t + REVOKED_GRANT_RETENTION_SECONDS);
+      const live = this.#db
+        .prepare('DELETE FROM records WHERE grant_id = ? AND (expires_at IS NULL OR expires_at > ?)')
+        .run(grantId, t).changes;
       this.#db.prepare('DELETE FROM records WHERE grant_id = ?').run(grantId);
+      return Number(live) > 0;
     });
   }
 

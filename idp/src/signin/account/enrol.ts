@@ -22,18 +22,18 @@ export function enrolRoute(app: FastifyInstance, steps: AccountSteps): void {
       if (!w.ok || !factor.enabled || w.passkeys.length > 0 || !safeEqual(req.body.csrf, w.csrf))
         return redirect303(reply, home);
       // Codes are 80 random bits, but guessing still spends the address's budget.
-      const limiter = ctx.loginLimiter;
-      const wait = await limiter.lockedFor({ address: req.ip });
-      if (wait > 0) {
-        reply.header('retry-after', String(wait));
+      // Counted before the code is checked, so codes sent at once pass no more than the budget.
+      const admitted = await ctx.loginLimiter.admit({ address: req.ip });
+      if (!admitted.ok) {
+        reply.header('retry-after', String(admitted.retryAfter));
         return showAccount(steps, reply, w, 429, { error: LOCKED_LOGIN_ERROR });
       }
       const ttl = ctx.config.passkeys.manageMaxAge;
       if (await factor.enrolments.redeem(w.account.sub, req.body.code, w.auth.session, ttl)) {
+        await admitted.succeeded();
         req.log.info('passkey enrolment code redeemed');
         return redirect303(reply, `${home}?done=enrolled`);
       }
-      await limiter.fail({ address: req.ip });
       req.log.info({ code: 'enrolment_code_invalid' }, 'passkey enrolment refused');
       return showAccount(steps, reply, w, 400, { error: BAD_CODE });
     },

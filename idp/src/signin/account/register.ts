@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { safeEqual } from '../../crypto/secrets.ts';
+import { LOCKED_LOGIN_ERROR } from '../../security/login-limiter.ts';
 import { redirect303 } from '../../ui/html.ts';
 import { credentialBodySchema, csrfOnly } from '../schemas.ts';
 import type { AccountSteps } from './access.ts';
@@ -63,6 +64,10 @@ export function registrationRoute(app: FastifyInstance, steps: AccountSteps): vo
         // One code, one passkey: a further one needs a sign-in with this one.
         if (w.enrolled) await factor.enrolments.spent(w.auth.session);
         return redirect303(reply, `${home}?done=added`);
+      }
+      if (result.retryAfter !== undefined) {
+        reply.header('retry-after', String(result.retryAfter));
+        return showAccount(steps, reply, w, 429, { error: LOCKED_LOGIN_ERROR });
       }
       return showAccount(steps, reply, w, 400, {
         error: ERRORS[result.code] ?? 'The passkey could not be added. Try again.',
