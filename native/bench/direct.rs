@@ -127,6 +127,40 @@ fn mldsa_row(p: &'static mldsa::Params, o: &Options, msg: &[u8]) -> MldsaRow {
     (p.name, imp.name(), kg, sign, verify, sign_det)
 }
 
+/// The CPU model and the flags that matter to these code paths, from /proc/cpuinfo (Linux):
+/// every figure is a ratio on one machine, so the machine is printed with it.
+fn machine() -> (String, String) {
+    const FLAGS: [&str; 9] = [
+        "avx2",
+        "avx512f",
+        "avx512ifma",
+        "bmi2",
+        "adx",
+        "aes",
+        "vaes",
+        "sha_ni",
+        "asimd",
+    ];
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+    };
+    let model = field("model name")
+        .or_else(|| field("CPU part"))
+        .unwrap_or_else(|| "unknown CPU".into());
+    let present = field("flags")
+        .or_else(|| field("Features"))
+        .unwrap_or_default();
+    let have: Vec<&str> = FLAGS
+        .into_iter()
+        .filter(|f| present.split_whitespace().any(|p| p == *f))
+        .collect();
+    (model, have.join(" "))
+}
+
 fn build_name() -> &'static str {
     if cpu::tuned_build() {
         "native-tuned"
@@ -145,8 +179,9 @@ fn print_mldsa_json(rows: &[MldsaRow], o: &Options) {
             )
         })
         .collect();
+    let (model, flags) = machine();
     println!(
-        "{{\"core\":\"mldsa-native\",\"build\":\"{}\",\"compiled\":\"{}\",\"avx2\":{},\"iters\":{},\"msgBytes\":{},\"results\":[{}]}}",
+        "{{\"core\":\"mldsa-native\",\"cpuModel\":{model:?},\"cpuFlags\":{flags:?},\"build\":\"{}\",\"compiled\":\"{}\",\"avx2\":{},\"iters\":{},\"msgBytes\":{},\"results\":[{}]}}",
         build_name(),
         cpu::compiled().join(" + "),
         cpu::cpu().avx2,
@@ -157,6 +192,8 @@ fn print_mldsa_json(rows: &[MldsaRow], o: &Options) {
 }
 
 fn print_mldsa_table(rows: &[MldsaRow], o: &Options) {
+    let (model, flags) = machine();
+    println!("{model} ({flags})");
     println!(
         "direct harness — mldsa-native {} ({} build), avx2={}, {} iters, {}-byte message",
         cpu::compiled().join(" + "),
