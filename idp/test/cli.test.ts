@@ -414,12 +414,19 @@ describe('pqid CLI (keys, clients)', () => {
   it('keys remove: refuses the active key, removes a retired one and explains; every operation leaves an audit line', async () => {
     await idp.ctx.keys.load();
     const active = (await idp.ctx.keys.signingKey('ES256')).kid;
-    const refused = await pqid('keys', 'remove', active);
+    // A kid is base64url and may start with '-': after '--' it is never taken for an option.
+    const dashed = await pqid('keys', 'remove', '-abc');
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toMatch(
+      /Unknown option '-a'\. An argument that starts with '-' .* goes after '--'/,
+    );
+    expect((await pqid('keys', 'remove', '--', '-abc')).stderr).toMatch(/ERR_KEY_UNKNOWN: no key -abc/);
+    const refused = await pqid('keys', 'remove', '--', active);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/ERR_KEY_ACTIVE.*rotate first/);
     expect(refused.stderr).toMatch(/"audit":"keys".*"op":"key\.refused"/);
     expect((await pqid('keys', 'rotate', '--alg', 'ES256', '--now')).code).toBe(0);
-    const r = await pqid('keys', 'remove', active);
+    const r = await pqid('keys', 'remove', '--', active);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/retired/);
     expect(r.stdout).toMatch(/nothing it signed verifies/);

@@ -98,7 +98,7 @@ describe('pqid passkeys (list, remove, enrol)', () => {
     expect(await refreshes(app, earlier.refreshToken)).toBe(true);
     const fresh = await signInWith(lost);
 
-    const removed = await pqid('passkeys', 'remove', 'alice', lost.credential().b64);
+    const removed = await pqid('passkeys', 'remove', 'alice', '--', lost.credential().b64);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toMatch(
       /removed 1 passkey\(s\) of alice; ended [1-9]\d* session\(s\), revoked [1-9]\d* grant\(s\)/,

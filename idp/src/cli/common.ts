@@ -64,13 +64,23 @@ export function wrapList(items: readonly string[], indent: number, width = 100):
 }
 
 /** Runs `parseArgs`, turning its TypeErrors (unknown option, missing value, …) into usage errors. */
+/**
+ * Node's parse errors, with its advice for an argument that starts with '-' (a key or credential
+ * id can: they are base64url) said plainly instead of in its mis-quoted example.
+ */
+function plainParseError(message: string): string {
+  const at = message.indexOf('. To specify a positional argument starting with');
+  if (at < 0) return message;
+  return `${message.slice(0, at)}. An argument that starts with '-' (a key or credential id, say) goes after '--' at the end of the command: … -- -xyz`;
+}
+
 export function parse<R>(f: () => R): R {
   try {
     return f();
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError((e as Error).message);
+      throw new UsageError(plainParseError((e as Error).message));
     throw e;
   }
 }
