@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIdp, type Idp, registerClient } from '../idp/src/app.ts';
-import { loadConfig } from '../idp/src/config/index.ts';
+import { type Idp, registerClient } from '../idp/src/app.ts';
 import { FetchBrowser, signIn } from './helpers/fetch-browser.ts';
+import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -59,6 +59,21 @@ async function client(issuer: string, clientId: string, auth: oidc.ClientAuth) {
   return { config, sent, assertions };
 }
 
+/** The code flow up to the callback as the demo user, with PKCE and a nonce; the checks to redeem it. */
+async function authorize(config: oidc.Configuration, issuer: string, scope: string) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const nonce = oidc.randomNonce();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    nonce,
+  });
+  const callback = await signIn(new FetchBrowser(), issuer, url.href);
+  return { callback, checks: { pkceCodeVerifier: verifier, expectedNonce: nonce, idTokenExpected: true } };
+}
+
 describe('openid-client with private_key_jwt and DPoP over HTTP', () => {
   let idp: Idp;
   let issuer: string;
@@ -69,14 +84,9 @@ describe('openid-client with private_key_jwt and DPoP over HTTP', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pqid-pkjwt-'));
     const port = await freePort();
-    issuer = `http://localhost:${port}`;
     const kek = randomBytes(32).toString('base64');
-    const config = loadConfig({
-      env: {},
-      cwd: dir,
-      overrides: { dataDir: dir, port, host: '127.0.0.1', issuer, logLevel: 'silent' },
-    });
-    idp = await createIdp(config, { env: { PQID_KEK: kek }, warn: () => {} });
+    // The demo user signs in at the authorization endpoint.
+    ({ idp, issuer } = await createLocalIdp(dir, port, { demo: { enabled: true } }, kek));
     [mldsa, ec] = await Promise.all([mldsa65(), es256()]);
 
     // The operator's path: the public keys as WebCrypto exports them, in a file, through the CLI.
@@ -176,21 +186,8 @@ describe('openid-client with private_key_jwt and DPoP over HTTP', () => {
 
     it('authorization code and refresh: each token request carries its own ML-DSA-65 assertion', async () => {
       const rp = await client(issuer, CLIENT_ID, oidc.PrivateKeyJwt({ key: mldsa.privateKey, kid: KID }));
-      const verifier = oidc.randomPKCECodeVerifier();
-      const nonce = oidc.randomNonce();
-      const url = oidc.buildAuthorizationUrl(rp.config, {
-        redirect_uri: REDIRECT,
-        scope: 'openid offline_access',
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        nonce,
-      });
-      const callback = await signIn(new FetchBrowser(), issuer, url.href);
-      const tokens = await oidc.authorizationCodeGrant(rp.config, callback, {
-        pkceCodeVerifier: verifier,
-        expectedNonce: nonce,
-        idTokenExpected: true,
-      });
+      const { callback, checks } = await authorize(rp.config, issuer, 'openid offline_access');
+      const tokens = await oidc.authorizationCodeGrant(rp.config, callback, checks);
       expect(tokens.claims()?.aud).toBe(CLIENT_ID);
       expect(decode(tokens.id_token as string, 0).alg).toBe('ML-DSA-65');
       const refreshed = await oidc.refreshTokenGrant(rp.config, tokens.refresh_token as string);
@@ -261,23 +258,8 @@ describe('openid-client with private_key_jwt and DPoP over HTTP', () => {
         expect(rp.config.serverMetadata().dpop_signing_alg_values_supported).toContain(alg);
         const pair = await KEYS[alg]();
         const DPoP = oidc.getDPoPHandle(rp.config, pair);
-        const verifier = oidc.randomPKCECodeVerifier();
-        const url = oidc.buildAuthorizationUrl(rp.config, {
-          redirect_uri: REDIRECT,
-          scope: 'openid',
-          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-          code_challenge_method: 'S256',
-        });
-        const callback = await signIn(new FetchBrowser(), issuer, url.href);
-        const tokens = await oidc.authorizationCodeGrant(
-          rp.config,
-          callback,
-          { pkceCodeVerifier: verifier },
-          undefined,
-          {
-            DPoP,
-          },
-        );
+        const { callback, checks } = await authorize(rp.config, issuer, 'openid');
+        const tokens = await oidc.authorizationCodeGrant(rp.config, callback, checks, undefined, { DPoP });
         expect(tokens.token_type).toBe('dpop');
         // cnf.jkt is the RFC 7638 thumbprint of the proof key, as the jose package computes it.
         const { key_ops: _ops, ext: _ext, ...jwk } = await crypto.subtle.exportKey('jwk', pair.publicKey);
