@@ -11,7 +11,6 @@ import { randomBytes, type webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,8 +18,8 @@ import { type Idp, registerClient } from '../idp/src/app.ts';
 import { FetchBrowser, signIn } from './helpers/fetch-browser.ts';
 import { createLocalIdp } from './helpers/idp.ts';
 import { freePort } from './helpers/net.ts';
+import { cleanEnv, repo, why } from './helpers/npm.ts';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const REDIRECT = 'http://localhost:3001/callback';
 const CLIENT_ID = 'rp-pkjwt';
 const KID = 'rp-mldsa65';
@@ -126,12 +125,12 @@ describe('openid-client with private_key_jwt and DPoP over HTTP', () => {
         'jwt',
       ],
       {
-        cwd: REPO,
+        cwd: repo,
         encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', PQID_DATA_DIR: dir, PQID_KEK: kek, PQID_ISSUER: issuer },
+        env: { ...cleanEnv(process.env.PATH ?? ''), PQID_DATA_DIR: dir, PQID_KEK: kek, PQID_ISSUER: issuer },
       },
     );
-    expect(add.status, add.stderr).toBe(0);
+    expect(add.status, why(add)).toBe(0);
     expect(JSON.parse(add.stdout)).toMatchObject({
       client_id: CLIENT_ID,
       token_endpoint_auth_method: 'private_key_jwt',
@@ -175,10 +174,12 @@ describe('openid-client with private_key_jwt and DPoP over HTTP', () => {
       expect(new Set(rp.assertions()).size).toBe(2);
 
       // The same assertion a second time is refused: its jti is single use (RFC 7523 §3).
+      const first = rp.sent.find((r) => r.url === meta.token_endpoint) as Sent;
+      expect(first.body.get('client_assertion')).toBe(assertion);
       const replay = await fetch(`${issuer}/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: rp.sent[rp.sent.length - 2]?.body,
+        body: first.body,
       });
       expect(replay.status).toBe(401);
       expect(await replay.json()).toMatchObject({ error: 'invalid_client' });
