@@ -1,6 +1,6 @@
 /** `pqid keys …` and `pqid clients …` against the same storage a running server uses. */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type webcrypto } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -253,6 +253,28 @@ describe('pqid CLI (keys, clients)', () => {
     expect(slow.stderr).toContain('pqid keys rotate --set root --alg SLH-DSA-SHA2-128f');
     await idp.ctx.keys.load();
     expect(idp.ctx.keys.list().filter((k) => k.alg === 'SLH-DSA-SHA2-128f')).toEqual([]);
+  });
+
+  it('clients add --auth-alg pins the alg of a private_key_jwt client; an unknown one lists the choices', async () => {
+    const pair = (await crypto.subtle.generateKey({ name: 'ML-DSA-65' }, true, [
+      'sign',
+      'verify',
+    ])) as unknown as webcrypto.CryptoKeyPair;
+    const file = join(t.dir, 'pkjwt-jwks.json');
+    writeFileSync(file, JSON.stringify({ keys: [await crypto.subtle.exportKey('jwk', pair.publicKey)] }));
+    const base = ['--grant', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks', file];
+    const r = await addClient('--id', 'pkjwt-svc', ...base, '--auth-alg', 'ML-DSA-65');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_signing_alg: 'ML-DSA-65',
+    });
+    const unknown = await addClient(...base, '--auth-alg', 'ML-DSA-66');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/token_endpoint_auth_signing_alg.*\bML-DSA-65\b/);
+    const missing = await addClient(...base);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('private_key_jwt needs token_endpoint_auth_signing_alg');
   });
 
   it('clients add --acr sets the minimum class; an unknown one is refused', async () => {

@@ -40,6 +40,8 @@ add options:
 ${wrapList(hotPathAlgorithms(false), 30)}
                               (SLH-DSA only with keys.allowSlhDsaHotPath)
   --auth-method METHOD        client_secret_basic (default), client_secret_post, private_key_jwt, none
+  --auth-alg ALG              private_key_jwt: the one alg its client assertions are signed with
+                              (token_endpoint_auth_signing_alg; needs --jwks or --jwks-uri)
   --public                    a public client (browser or native app): --auth-method none, PKCE required
   --access-token-format FMT   reference (default), jwt (RFC 9068) or auto (reference when the JWT
                               would not fit one header line)
