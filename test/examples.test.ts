@@ -219,6 +219,50 @@ describe('the examples, started before the IdP', () => {
     expect(rp.lines.filter((l) => /Warning/.test(l))).toEqual([]);
   }, 30_000);
 
+  it('the RP binds the code and its access token to a DPoP key per login (RP_DPOP_ALG)', async () => {
+    if (!idp) return expect.unreachable('the IdP did not start');
+    const port = await freePort();
+    const url = `http://localhost:${port}`;
+    const { clientSecret: secret } = (await registerClient(idp.ctx, {
+      client_id: 'dpop-rp',
+      redirect_uris: [`${url}/callback`],
+      id_token_signed_response_alg: 'ML-DSA-65',
+      // Refuses every token request without a proof: the RP cannot log in unless it sends them.
+      dpop_bound_access_tokens: true,
+    })) as { clientSecret: string };
+    await idp.ctx.accounts.create({ username: 'holder', password: 'a holder password' });
+    const rp = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(port),
+      RP_CLIENT_ID: 'dpop-rp',
+      RP_CLIENT_SECRET: secret,
+      RP_DPOP_ALG: 'ML-DSA-44',
+    });
+    expect(await rp.line(new RegExp(`^example RP on ${url} `))).toContain(
+      'access tokens DPoP-bound, one ML-DSA-44 key per login',
+    );
+    const browser = new FetchBrowser();
+    const login = await browser.get(`${url}/login`);
+    const authorize = new URL(login.headers.get('location') as string);
+    const jkt = authorize.searchParams.get('dpop_jkt');
+    expect(jkt).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const callback = await signIn(browser, issuer, authorize.href, {
+      username: 'holder',
+      password: 'a holder password',
+    });
+    const done = await browser.get(callback.href);
+    expect(done.status, rp.lines.join('\n')).toBe(303);
+    const page = await (await browser.get(`${url}/`)).text();
+    expect(page).toContain('Signed in as holder');
+    // The IdP answered token_type DPoP for the key the authorization request named (the RP
+    // refuses a bearer answer), and userinfo took its proof (a session login calls it).
+    expect(page).toContain(`DPoP-bound to this login's ML-DSA-44 key (jkt <code>${jkt}</code>)`);
+    // Another login, another key.
+    const again = new URL((await new FetchBrowser().get(`${url}/login`)).headers.get('location') as string);
+    expect(again.searchParams.get('dpop_jkt')).not.toBe(jkt);
+    expect(rp.lines.filter((l) => /Warning|failed/.test(l))).toEqual([]);
+  }, 30_000);
+
   it('fail at once, in one line, on what waiting will not cure', async () => {
     if (!idp) return expect.unreachable('the IdP did not start');
     const wrongIssuer = run('examples/oidc-rp/server.js', {
@@ -261,6 +305,11 @@ describe('the examples, started before the IdP', () => {
       RP_PORT: String(await freePort()),
       RP_ID_TOKEN_ENCRYPTION: 'X-Wing',
     });
+    const rpDpop = run('examples/oidc-rp/server.js', {
+      RP_ISSUER: issuer,
+      RP_PORT: String(await freePort()),
+      RP_DPOP_ALG: 'ML-DSA-44-Ed25519', // the IdP takes composite proofs, openid-client makes no such key
+    });
     const spPort = run('examples/saml-sp/server.js', { IDP_URL: issuer, SP_PORT: '30o2' });
     const started = Date.now();
     for (const p of [
@@ -273,6 +322,7 @@ describe('the examples, started before the IdP', () => {
       unknownDpopAlg,
       rpAlg,
       rpEncryption,
+      rpDpop,
     ])
       expect(await p.exited).toBe(1);
     expect(spPort.lines).toEqual([
@@ -283,6 +333,9 @@ describe('the examples, started before the IdP', () => {
     ]);
     expect(rpEncryption.lines).toEqual([
       expect.stringMatching(/^example RP: RP_ID_TOKEN_ENCRYPTION "X-Wing": choose one of .*HPKE-9, /),
+    ]);
+    expect(rpDpop.lines).toEqual([
+      expect.stringMatching(/^example RP: RP_DPOP_ALG "ML-DSA-44-Ed25519": choose one of ML-DSA-44, .*ES256/),
     ]);
     expect(Date.now() - started).toBeLessThan(15_000); // no minute of waiting
     expect(wrongIssuer.lines).toEqual([expect.stringMatching(/^example RP: .*issuer/)]);

@@ -17,6 +17,11 @@
  * and the IdP encrypts each ID token to it (e.g. HPKE-9: X-Wing, ML-KEM-768 + X25519).
  * openid-client decrypts only classical JWE, so @pqid/jose decrypts the token response before
  * openid-client validates the signed ID token inside, exactly as it would an unencrypted one.
+ *
+ * With `dpopAlg`, each login gets a fresh DPoP key (RFC 9449) of that algorithm: the
+ * authorization request names its thumbprint (`dpop_jkt`), so only this key redeems the code,
+ * and the access token is bound to it (`token_type: DPoP`): every use, such as the userinfo
+ * call, carries a proof signed by the key, and a stolen token is worthless without it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -47,12 +52,34 @@ import { errorPage, esc, page } from '../shared/page.js';
  * @property {{ alg: string, privateJwk: Record<string, unknown> }} [idTokenEncryption]
  *   ask for encrypted ID tokens: the client's id_token_encrypted_response_alg and this RP's
  *   private key for it (its public half is served at /jwks)
+ * @property {string} [dpopAlg]       bind access tokens to a DPoP key of this alg, one of DPOP_ALGS
+ *   (a fresh key per login)
  */
 
 /**
+ * @typedef {{ handle: oidc.DPoPHandle, alg: string, jkt: string }} DpopKey  a login's DPoP key
  * @typedef {{ idToken: string, claims: Record<string, unknown>, accessToken: string,
- *             userinfo: Record<string, unknown>, encrypted?: { alg: string, bytes: number } }} Session
+ *             userinfo: Record<string, unknown>, encrypted?: { alg: string, bytes: number },
+ *             dpop?: DpopKey }} Session
  */
+
+/** The DPoP key algorithms openid-client makes keys for (randomDPoPKeyPair). */
+export const DPOP_ALGS = [
+  'ML-DSA-44',
+  'ML-DSA-65',
+  'ML-DSA-87',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+  'PS256',
+  'PS384',
+  'PS512',
+  'RS256',
+  'RS384',
+  'RS512',
+];
 
 /** The class of a two-factor sign-in at pqid (its discovery lists acr_values_supported). */
 export const ACR_MFA = 'urn:pqid:acr:mfa';
@@ -125,10 +152,21 @@ export async function createRp(opts) {
       return url === meta.token_endpoint && res.status === 200 ? encryption.decrypt(res) : res;
     };
   const jwks = createRemoteJWKSet(new URL(/** @type {string} */ (meta.jwks_uri)));
+  const dpopAlg = opts.dpopAlg;
+  if (dpopAlg !== undefined && !meta.dpop_signing_alg_values_supported?.includes(dpopAlg))
+    throw new Error(
+      `the IdP accepts no ${dpopAlg} DPoP proofs (its dpop_signing_alg_values_supported: ${meta.dpop_signing_alg_values_supported?.join(', ') ?? 'none'})`,
+    );
+
+  /** A fresh DPoP key for one login; its private half never leaves WebCrypto (not extractable). */
+  async function dpopKey(/** @type {string} */ alg) {
+    const handle = oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair(alg));
+    return { handle, alg, jkt: await handle.calculateThumbprint() };
+  }
 
   /** @type {Map<string, Session>} server-side sessions (use a real store in production) */
   const sessions = new Map();
-  /** @type {Map<string, { verifier: string, state: string, nonce: string, store: string, acr?: string }>} */
+  /** @type {Map<string, { verifier: string, state: string, nonce: string, store: string, acr?: string, dpop?: DpopKey }>} */
   const transactions = new Map();
 
   let baseUrl = opts.baseUrl ?? '';
@@ -220,6 +258,7 @@ export async function createRp(opts) {
 <tr><th>fits one cookie?</th><td>${size.fits.cookie.fits ? 'yes' : `no: ${size.fits.cookie.bytes} &gt; ${size.fits.cookie.limit} bytes`}</td></tr>
 <tr><th>ID token encryption</th><td id="enc">${'encrypted' in who && who.encrypted ? `${esc(who.encrypted.alg)} (${who.encrypted.bytes} bytes as received, decrypted by this RP)` : 'none'}</td></tr>
 <tr><th>held in</th><td id="held-in">${esc(who.heldIn)}</td></tr>
+${'accessToken' in who ? `<tr><th>access token</th><td id="access-token">${who.dpop ? `DPoP-bound to this login's ${esc(who.dpop.alg)} key (jkt <code>${esc(who.dpop.jkt)}</code>)` : 'Bearer'}</td></tr>` : ''}
 <tr><th>authentication class (acr)</th><td id="acr">${esc(who.claims.acr ?? '(none)')}</td></tr>
 <tr><th>methods (amr)</th><td id="amr">${esc(Array.isArray(who.claims.amr) ? who.claims.amr.join(' ') : '(none)')}</td></tr>
 <tr><th>signed in at (auth_time)</th><td id="auth-time">${typeof who.claims.auth_time === 'number' ? new Date(who.claims.auth_time * 1000).toISOString() : '(none)'}</td></tr>
@@ -242,6 +281,7 @@ export async function createRp(opts) {
           nonce: oidc.randomNonce(),
           store,
           ...(mfa ? { acr: ACR_MFA } : {}),
+          ...(dpopAlg ? { dpop: await dpopKey(dpopAlg) } : {}),
         };
         const txId = randomBytes(32).toString('base64url');
         transactions.set(txId, tx);
@@ -254,6 +294,8 @@ export async function createRp(opts) {
           state: tx.state,
           nonce: tx.nonce,
           ...(tx.acr ? { acr_values: tx.acr } : {}),
+          // The code is bound to the login's DPoP key: a stolen code is worthless without it.
+          ...(tx.dpop ? { dpop_jkt: tx.dpop.jkt } : {}),
         });
         return redirect(authUrl.href, [`${TX_COOKIE}=${txId}${attrs()}; Max-Age=600`]);
       }
@@ -266,14 +308,21 @@ export async function createRp(opts) {
         const clearTx = expire(TX_COOKIE);
         // Validates state, iss (RFC 9207), the code exchange with PKCE, and the ID token:
         // signature (ML-DSA via the IdP's JWKS), iss, aud, exp, nonce.
+        const dpop = tx.dpop ? { DPoP: tx.dpop.handle } : undefined;
         let tokens;
         try {
-          tokens = await oidc.authorizationCodeGrant(config, url, {
-            pkceCodeVerifier: tx.verifier,
-            expectedState: tx.state,
-            expectedNonce: tx.nonce,
-            idTokenExpected: true,
-          });
+          tokens = await oidc.authorizationCodeGrant(
+            config,
+            url,
+            {
+              pkceCodeVerifier: tx.verifier,
+              expectedState: tx.state,
+              expectedNonce: tx.nonce,
+              idTokenExpected: true,
+            },
+            undefined,
+            dpop,
+          );
         } catch (e) {
           // An error the IdP sent back (after openid-client checked state and iss), e.g.
           // unmet_authentication_requirements when two factors were demanded and not given.
@@ -288,6 +337,9 @@ export async function createRp(opts) {
             );
           throw e;
         }
+        // Asked for a bound token, a bearer one would be a silent downgrade (RFC 9449 §5).
+        if (tx.dpop && tokens.token_type !== 'dpop')
+          throw new Error(`the IdP issued a ${tokens.token_type} token, not the DPoP-bound one asked for`);
         const idToken = /** @type {string} */ (tokens.id_token);
         const claims = /** @type {Record<string, unknown>} */ (tokens.claims());
         const encrypted = encryption?.received.get(idToken);
@@ -308,6 +360,7 @@ export async function createRp(opts) {
             config,
             tokens.access_token,
             /** @type {string} */ (claims.sub),
+            dpop,
           );
           const sid = randomBytes(32).toString('base64url');
           sessions.set(sid, {
@@ -316,6 +369,8 @@ export async function createRp(opts) {
             accessToken: tokens.access_token,
             userinfo,
             ...(encrypted ? { encrypted } : {}),
+            // Every later use of a bound access token needs a proof by its key.
+            ...(tx.dpop ? { dpop: tx.dpop } : {}),
           });
           return redirect('/', [clearTx, `${SESSION_COOKIE}=${sid}${attrs()}`]);
         }

@@ -11,7 +11,7 @@ import { algorithms, generateEncryptionKeyPair, isJweAlgorithm, jweRegistry } fr
 import { dropExpectedExperimentalWarnings } from '../shared/experimental-warnings.js';
 import { requireSupportedNode } from '../shared/node-version.js';
 import { exitWith, waitForIdp, wholeNumber } from '../shared/wait-for-idp.js';
-import { createRp } from './rp.js';
+import { createRp, DPOP_ALGS } from './rp.js';
 
 requireSupportedNode('example RP', 'npm run example:rp', new URL('package.json', import.meta.url));
 // openid-client verifies ML-DSA through WebCrypto, which Node 24 calls experimental.
@@ -50,6 +50,9 @@ if (encAlg !== undefined && !isJweAlgorithm(encAlg))
         .join(', ')}`,
     ),
   );
+const dpopAlg = env.RP_DPOP_ALG || undefined; // empty: off, as unset
+if (dpopAlg !== undefined && !DPOP_ALGS.includes(dpopAlg))
+  fail(new Error(`RP_DPOP_ALG ${JSON.stringify(dpopAlg)}: choose one of ${DPOP_ALGS.join(', ')}`));
 /**
  * RP_ID_TOKEN_ENCRYPTION=HPKE-9 (any JWE alg): ask for encrypted ID tokens. The private key is
  * kept in RP_ENCRYPTION_KEY_FILE, made on first start: a key that changed at every start would
@@ -70,6 +73,7 @@ const options = {
   port: wholeNumber('example RP', 'RP_PORT', env.RP_PORT, 3001, 65535),
   store: /** @type {'session' | 'cookie'} */ (store),
   ...(encAlg ? { idTokenEncryption: { alg: encAlg, privateJwk: await encryptionKey(encAlg) } } : {}),
+  ...(dpopAlg ? { dpopAlg } : {}),
 };
 const rp = await waitForIdp(() => createRp(options), {
   idp: issuer,
@@ -79,5 +83,5 @@ const rp = await waitForIdp(() => createRp(options), {
   seconds: wholeNumber('example RP', 'RP_WAIT_SECONDS', env.RP_WAIT_SECONDS, 60, 3600),
 }).catch(exitWith('example RP', 'RP_PORT'));
 console.log(
-  `example RP on ${rp.url} (redirect URI ${rp.redirectUri}${encAlg ? `; ${encAlg} encryption key at ${rp.url}/jwks` : ''})`,
+  `example RP on ${rp.url} (redirect URI ${rp.redirectUri}${encAlg ? `; ${encAlg} encryption key at ${rp.url}/jwks` : ''}${dpopAlg ? `; access tokens DPoP-bound, one ${dpopAlg} key per login` : ''})`,
 );

@@ -7,12 +7,14 @@ type Overrides = NonNullable<Parameters<typeof loadConfig>[0]>['overrides'];
 
 /**
  * Created but not listening: register what the test needs, then `idp.app.listen(...)`.
- * `overrides` adds settings (resourceServers, say) to the test defaults.
+ * `overrides` adds settings (resourceServers, say) to the test defaults; `kek` is for a test that
+ * also runs the CLI on the same data directory.
  */
 export async function createLocalIdp(
   dir: string,
   port: number,
   overrides: Overrides = {},
+  kek = randomBytes(32).toString('base64'),
 ): Promise<{ idp: Idp; issuer: string }> {
   const issuer = `http://localhost:${port}`;
   const config = loadConfig({
@@ -29,7 +31,7 @@ export async function createLocalIdp(
     },
   });
   const idp = await createIdp(config, {
-    env: { PQID_KEK: randomBytes(32).toString('base64') },
+    env: { PQID_KEK: kek },
     warn: () => {},
   });
   return { idp, issuer };
