@@ -1,8 +1,10 @@
 /**
  * Every relative link in the repository's Markdown leads somewhere: the file or directory exists
  * (in git, so a clone has it too), and a `#fragment` names a heading of the target (or an
- * explicit `<a id>`) the way GitHub renders it. A failure names file:line, the link and what is
- * missing.
+ * explicit `<a id>`) the way GitHub renders it. The same holds for the references to documents
+ * that are not Markdown links — in prose, code comments, help texts and generated docs' sources:
+ * `FILE.md#fragment`, and `FILE.md, "Heading"` (the heading, or its start). A failure names
+ * file:line, the link and what is missing.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -132,4 +134,86 @@ describe('relative links in Markdown resolve', () => {
     expect(bad, bad.join('\n')).toEqual([]);
     expect(relativeLinks, "the scan found the documents' links").toBeGreaterThan(200);
   });
+
+  it('references outside Markdown links name a document and a heading that exist', () => {
+    const tracked = trackedFiles();
+    const bad: string[] = [];
+    let references = 0;
+    for (const file of [...tracked].filter((f) => /\.(md|ts|js|mjs|cjs)$/.test(f) && !VERBATIM.has(f))) {
+      readFileSync(join(repo, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const ref of documentReferences(line)) {
+            references++;
+            const why = unresolved(file, ref, tracked);
+            if (why)
+              bad.push(
+                `${file}:${i + 1}: ${ref.doc}${ref.fragment ? `#${ref.fragment}` : `, "${ref.heading}"`} — ${why}`,
+              );
+          }
+        });
+    }
+    expect(bad, bad.join('\n')).toEqual([]);
+    expect(references, 'the scan found the references').toBeGreaterThan(50);
+  });
+
+  it('reads both forms of reference, and a heading by its start', () => {
+    expect(documentReferences('see docs/KEYS.md, "Key sets"; and (LOAD.md#placement-study).')).toEqual([
+      { doc: 'docs/KEYS.md', heading: 'Key sets' },
+      { doc: 'LOAD.md', fragment: 'placement-study' },
+    ]);
+    const tracked = trackedFiles();
+    expect(unresolved('idp/src/x.ts', { doc: 'docs/KEYS.md', heading: 'Key sets' }, tracked)).toBeUndefined();
+    expect(
+      unresolved('idp/src/x.ts', { doc: 'docs/KEYS.md', heading: 'Changing the KEK' }, tracked),
+    ).toBeUndefined();
+    expect(unresolved('idp/src/x.ts', { doc: 'docs/KEYS.md', heading: 'No such part' }, tracked)).toMatch(
+      /no heading/,
+    );
+    expect(unresolved('idp/src/x.ts', { doc: 'KEYS.md', fragment: 'key-sets' }, tracked)).toBeUndefined();
+    expect(unresolved('idp/src/x.ts', { doc: 'NOPE.md', fragment: 'x' }, tracked)).toMatch(
+      /no such document/,
+    );
+  });
 });
+
+/** Not scanned: a file copied unchanged from elsewhere, whose references point into its origin,
+ * and this one, whose examples name no real documents. */
+const VERBATIM = new Set(['test/vectors/SCHEMAS.md', 'test/doc-links.test.ts']);
+
+function trackedFiles(): Set<string> {
+  return new Set(
+    spawnSync('git', ['ls-files', '-z'], { cwd: repo, encoding: 'utf8' })
+      .stdout.split('\0')
+      .filter((f) => f && !f.startsWith('native/vendor/')),
+  );
+}
+
+type DocumentReference = { doc: string; fragment?: string; heading?: string };
+
+/** `FILE.md#fragment` and `FILE.md, "Heading"` in a line of any text. */
+function documentReferences(line: string): DocumentReference[] {
+  const out: DocumentReference[] = [];
+  for (const m of line.matchAll(/([\w./-]*\w)\.md(?:#([a-z0-9-]+)|,? "([^"]+)")/g)) {
+    const doc = `${m[1]}.md`;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(doc) || line.slice(0, m.index).endsWith('//')) continue;
+    out.push(m[2] !== undefined ? { doc, fragment: m[2] } : { doc, heading: m[3] as string });
+  }
+  return out;
+}
+
+/** Why a reference from `file` does not resolve: the document is looked for beside the file, at
+ * the repository root and in docs/ (generated docs are written there). */
+function unresolved(file: string, ref: DocumentReference, tracked: Set<string>): string | undefined {
+  const doc = [join(dirname(file), ref.doc), ref.doc, join('docs', ref.doc)]
+    .map((p) => normalize(p))
+    .find((p) => tracked.has(p));
+  if (doc === undefined) return 'no such document in git';
+  const names = anchors(readFileSync(join(repo, doc), 'utf8'));
+  if (ref.fragment !== undefined)
+    return names.has(ref.fragment) ? undefined : `${doc} has no heading #${ref.fragment}`;
+  const wanted = slug(ref.heading as string);
+  return [...names].some((n) => n === wanted || n.startsWith(`${wanted}-`))
+    ? undefined
+    : `${doc} has no heading "${ref.heading}"`;
+}

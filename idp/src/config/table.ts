@@ -203,7 +203,7 @@ export const SETTINGS: Section<Config> = {
     accessTokenStorage: {
       env: 'PQID_ACCESS_TOKEN_STORAGE',
       default: value<AccessTokenStorage>('stored'),
-      doc: '`stored` or `stateless`, for JWT access tokens (reference tokens are always stored). `stored`: a record per token, which introspection and userinfo look up. `stateless`: nothing written per token; introspection and userinfo verify its signature and consult a denylist that revocation writes. Overridden by a resource server (`accessTokenStorage`), then by the client (`access_token_storage`); docs/PROTOCOL.md, "Access-token storage"',
+      doc: '`stored` or `stateless`, for JWT access tokens (reference tokens are always stored). `stored`: a record per token, which introspection and userinfo look up. `stateless`: nothing written per token; introspection and userinfo verify its signature and consult a denylist that revocation writes. Overridden by a resource server (`accessTokenStorage`), then by the client (`access_token_storage`); [PROTOCOL.md](PROTOCOL.md#access-token-storage-stored-or-stateless)',
       check: oneOf(() => ACCESS_TOKEN_STORAGES),
     },
     bodyLimit: {

@@ -10,7 +10,7 @@
  *
  * A certificate is issued once per key id and stored in the `SamlCertificate` model, so SPs
  * that pin a certificate keep seeing the same bytes. After the root changes, keys rotated in get
- * certificates from the new root (docs/KEYS.md, "Changing the cold-path root"). Keys are
+ * certificates from the new root (docs/KEYS.md, "The cold path: an SLH-DSA root"). Keys are
  * `@pqid/jose` handles: the private half stays with its custody (sealed, KMS, HSM).
  */
 import { createHmac, randomBytes } from 'node:crypto';
