@@ -98,12 +98,13 @@ function unbuiltTree(): string {
   mkdirSync(join(root, 'node_modules/@pqid'), { recursive: true });
   for (const name of readdirSync(join(repo, 'node_modules')))
     if (name !== '@pqid') symlinkSync(join(repo, 'node_modules', name), join(root, 'node_modules', name));
-  for (const [name, dir] of [
+  const workspaces: [name: string, dir: string][] = [
     ['idp', 'idp'],
     ['jose', 'packages/jose'],
     ['xmldsig', 'packages/xmldsig'],
     ['load', 'load'],
-  ])
+  ];
+  for (const [name, dir] of workspaces)
     symlinkSync(join('../..', dir), join(root, 'node_modules/@pqid', name));
   return root;
 }
