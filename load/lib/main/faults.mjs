@@ -3,7 +3,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { backends, preferredBackend } from '@pqid/jose';
-import { UsageError, usageLine } from '../args.mjs';
+import { readCommandLine } from '../args.mjs';
 import { killCase } from '../faults/cases/kill.mjs';
 import { pgCase } from '../faults/cases/pg.mjs';
 import { sigtermCase } from '../faults/cases/sigterm.mjs';
@@ -99,14 +99,8 @@ async function runCases(run, c, opts, results) {
  * @returns {Promise<number>} the exit code: 0 when every case passed
  */
 async function main(argv) {
-  let opts;
-  try {
-    opts = parseArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`${usageLine('pqid faults', 'npm run faults -- --help', e)}\n`);
-    return 2;
-  }
+  const opts = readCommandLine(parseArgs, argv, 'pqid faults', 'npm run faults -- --help');
+  if (!opts) return 2;
   if (opts.help) {
     say(USAGE);
     return 0;

@@ -1,7 +1,7 @@
 /** The body of load/run.mjs (its header says what it does), loaded once pqid is built. */
 import os from 'node:os';
 import { join, relative } from 'node:path';
-import { UsageError, usageLine } from '../args.mjs';
+import { readCommandLine } from '../args.mjs';
 import { LOAD_DIR, stamp } from '../paths.mjs';
 import { findK6 } from '../proc.mjs';
 import { writeReport } from '../report/index.mjs';
@@ -29,14 +29,8 @@ const SCENARIO_RUNS = { sizes, throughput, placement, login, tls };
  * @returns {Promise<number>} the exit code
  */
 async function main(argv) {
-  let opts;
-  try {
-    opts = parseArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`${usageLine('pqid load', 'npm run load -- --help', e)}\n`);
-    return 2;
-  }
+  const opts = readCommandLine(parseArgs, argv, 'pqid load', 'npm run load -- --help');
+  if (!opts) return 2;
   if (opts.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
