@@ -1,10 +1,14 @@
 /**
  * The command lines of load/'s scripts: `--help` prints the usage and exits 0; a wrong option or
  * value prints one line (what was wrong, and how to get the usage) and exits 2, as the pqid CLI's
- * usage errors do; never a stack trace. Their refusal of an old Node is in entry-points.test.ts.
+ * usage errors do; never a stack trace. Before `npm run build`, each script that needs the build
+ * says so in one line (exit 2). Their refusal of an old Node is in entry-points.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { repo, why } from './helpers/npm.ts';
 
 /** Each script, the prefix of its messages and the command that prints its usage. */
@@ -16,8 +20,8 @@ const SCRIPTS: [script: string, program: string, help: string][] = [
   ),
 ];
 
-const run = (script: string, args: string[]) =>
-  spawnSync(process.execPath, [`load/${script}`, ...args], { cwd: repo, encoding: 'utf8', timeout: 60_000 });
+const run = (script: string, args: string[], cwd = repo) =>
+  spawnSync(process.execPath, [`load/${script}`, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -73,5 +77,63 @@ describe("load/'s scripts answer their command line in one line", () => {
     expect(r.status, why(r)).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^usage: npm run load -- /);
+  });
+});
+
+/**
+ * A clone after `npm install`, before `npm run build`: load/, the tools and package.json files
+ * copied, and node_modules as links to this one's packages except the workspace packages, which
+ * link into the copy (without dist/). The repository's own builds are left alone.
+ */
+function unbuiltTree(): string {
+  const root = mkdtempSync(join(tmpdir(), 'pqid-load-unbuilt-'));
+  const skip = new Set(['reports', 'bin', 'node_modules']);
+  cpSync(join(repo, 'load'), join(root, 'load'), {
+    recursive: true,
+    filter: (src) => !skip.has(src.slice(join(repo, 'load').length + 1).split('/')[0] ?? ''),
+  });
+  const files = ['package.json', 'scripts/node-check.mjs', 'idp/src/node-version.ts'];
+  for (const dir of ['idp', 'packages/jose', 'packages/xmldsig']) files.push(`${dir}/package.json`);
+  for (const file of files) cpSync(join(repo, file), join(root, file));
+  mkdirSync(join(root, 'node_modules/@pqid'), { recursive: true });
+  for (const name of readdirSync(join(repo, 'node_modules')))
+    if (name !== '@pqid') symlinkSync(join(repo, 'node_modules', name), join(root, 'node_modules', name));
+  const workspaces: [name: string, dir: string][] = [
+    ['idp', 'idp'],
+    ['jose', 'packages/jose'],
+    ['xmldsig', 'packages/xmldsig'],
+    ['load', 'load'],
+  ];
+  for (const [name, dir] of workspaces)
+    symlinkSync(join('../..', dir), join(root, 'node_modules/@pqid', name));
+  return root;
+}
+
+describe('before `npm run build`', () => {
+  const root = unbuiltTree();
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it.each(SCRIPTS.filter(([script]) => script !== 'profile-top.mjs'))(
+    '%s says in one line (exit 2) that pqid must be built first, and how',
+    (script, program) => {
+      const how = program.startsWith('pqid ')
+        ? `npm run build, or npm run ${program.slice(5)}, which builds first`
+        : 'npm run build';
+      for (const args of [['--help'], []]) {
+        const r = run(script, args, root);
+        expect(r.status, why(r)).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.trimEnd().split('\n')).toEqual([
+          `${program}: needs pqid built first (packages/jose/dist/index.js is missing). To fix: ${how}.`,
+        ]);
+      }
+    },
+  );
+
+  it('profile-top.mjs, which needs no build, still prints its usage', () => {
+    const r = run('profile-top.mjs', ['--help'], root);
+    expect(r.status, why(r)).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^usage: node load\/profile-top\.mjs /);
   });
 });

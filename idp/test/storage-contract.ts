@@ -432,6 +432,16 @@ export function defineStorageContract(engine: string, target: ContractTarget): v
       }
     });
 
+    it("deletes a revoked grant's expired records too, not only its live ones", async () => {
+      const rt = storage.adapter('RefreshToken');
+      await rt.upsert('spent', { grantId: 'g' }, 0);
+      await rt.upsert('current', { grantId: 'g' }, 600);
+      await storage.adapter('Session').upsert('unrelated', { v: 1 }, 0);
+      expect(await storage.revokeGrant('g')).toBe(true);
+      // Nothing of the grant is left for the purge: only the record outside it.
+      expect(await storage.purgeExpired()).toBe(1);
+    });
+
     it('revokes a consumed record too (reuse detection after rotation)', async () => {
       const rt = storage.adapter('RefreshToken');
       await rt.upsert('old', { grantId: 'g' }, 600);

@@ -44,6 +44,26 @@ export function usageLine(program, help, e) {
 }
 
 /**
+ * The runners' (`npm run load`, `npm run faults`) command line read by `parse`; on a UsageError,
+ * its one line on stderr and undefined (the caller exits 2).
+ * @template T
+ * @param {(argv: string[]) => T} parse
+ * @param {string[]} argv
+ * @param {string} program the prefix, e.g. `pqid load`
+ * @param {string} help the command that prints the usage
+ * @returns {T | undefined}
+ */
+export function readCommandLine(parse, argv, program, help) {
+  try {
+    return parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${usageLine(program, help, e)}\n`);
+    return undefined;
+  }
+}
+
+/**
  * The start of a measurement script run as `node load/<script>`, before it loads anything an
  * older Node lacks (node:sqlite, @pqid/idp): on an unsupported Node, one line and exit 1; `--help`
  * (or `-h`) prints `usage` and exits 0; a wrong option or value (a UsageError `read` throws)

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SqliteSynchronous } from '../config/index.ts';
 import type { FailureStore } from '../security/failure-store.ts';
 import { type Adapter, type ModelName, REVOKED_GRANT_RETENTION_SECONDS, type Storage } from './adapter.ts';
@@ -62,6 +62,16 @@ function sqliteFailureStore(db: DatabaseSync): FailureStore {
   };
 }
 
+/** revokeGrant's statements, prepared once per database, as the adapters' are. */
+const prepareRevocation = (db: DatabaseSync) => ({
+  tombstone: db.prepare(
+    `INSERT INTO revoked_grants (grant_id, expires_at) VALUES (?, ?)
+     ON CONFLICT (grant_id) DO UPDATE SET expires_at = excluded.expires_at`,
+  ),
+  deleteLive: db.prepare('DELETE FROM records WHERE grant_id = ? AND (expires_at IS NULL OR expires_at > ?)'),
+  deleteRest: db.prepare('DELETE FROM records WHERE grant_id = ?'),
+});
+
 /**
  * node:sqlite, loaded when a store is opened rather than imported: a static import fails the whole
  * package at load on a Node without it, before its entry (supported-node.ts) can say which Node
@@ -74,6 +84,7 @@ export class SqliteStorage implements Storage {
   readonly #db: DatabaseSync;
   readonly #adapters = new Map<ModelName, Adapter>();
   readonly #statements: Statements;
+  readonly #revocation: Record<'tombstone' | 'deleteLive' | 'deleteRest', StatementSync>;
 
   constructor(path: string, { synchronous = 'normal' }: { synchronous?: SqliteSynchronous } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -86,6 +97,7 @@ export class SqliteStorage implements Storage {
     );
     this.#db.exec(SCHEMA);
     this.#statements = prepareStatements(this.#db);
+    this.#revocation = prepareRevocation(this.#db);
     this.loginFailures = sqliteFailureStore(this.#db);
   }
 
@@ -110,18 +122,12 @@ export class SqliteStorage implements Storage {
   async revokeGrant(grantId: string): Promise<boolean> {
     // Tombstone and delete in one write transaction (see the upsert statement); the live records
     // go first, so their count says whether the grant was still alive.
+    const { tombstone, deleteLive, deleteRest } = this.#revocation;
     return inTransaction(this.#db, () => {
       const t = now();
-      this.#db
-        .prepare(
-          `INSERT INTO revoked_grants (grant_id, expires_at) VALUES (?, ?)
-           ON CONFLICT (grant_id) DO UPDATE SET expires_at = excluded.expires_at`,
-        )
-        .run(grantId, t + REVOKED_GRANT_RETENTION_SECONDS);
-      const live = this.#db
-        .prepare('DELETE FROM records WHERE grant_id = ? AND (expires_at IS NULL OR expires_at > ?)')
-        .run(grantId, t).changes;
-      this.#db.prepare('DELETE FROM records WHERE grant_id = ?').run(grantId);
+      tombstone.run(grantId, t + REVOKED_GRANT_RETENTION_SECONDS);
+      const live = deleteLive.run(grantId, t).changes;
+      deleteRest.run(grantId);
       return Number(live) > 0;
     });
   }

@@ -161,8 +161,8 @@ export async function sizes(ctx, idp) {
   const accessTokenFormat = Object.values(issued).every((t) => t.accessToken.split('.').length === 3)
     ? 'jwt'
     : 'reference';
-  // Imported here, not at the top: @pqid/idp loads node:sqlite, and run.mjs must load on an
-  // older Node far enough to say which version it needs.
+  // Imported here, not at the top: the runner's own process loads the IdP (node:sqlite and all)
+  // only when it measures sizes; the IdP under test is a child process.
   const { samlSizes } = await import('@pqid/idp');
   // SAML messages from the IdP's own signing code (samlSizes: a signed AuthnRequest over
   // HTTP-Redirect, a signed Response in its HTTP-POST form, leaf certificate from an
