@@ -118,6 +118,48 @@ function tokenRequest(port: number): Promise<{ status: number; body: string }> {
   });
 }
 
+/**
+ * A client_credentials request sent in two parts on its own connection: the headers now
+ * (`headersSent` resolves once connected and they are out), the body when `finish` is called.
+ */
+function slowTokenRequest(port: number) {
+  const body = 'grant_type=client_credentials';
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/token',
+    agent: false,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(body.length),
+      authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+    },
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => {
+        text += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+  });
+  req.flushHeaders();
+  const headersSent = new Promise<void>((resolve, reject) => {
+    req.once('socket', (s) => s.once('connect', () => setTimeout(resolve, 50)));
+    req.once('error', reject);
+  });
+  return {
+    headersSent,
+    finish: () => {
+      req.end(body);
+      return answer;
+    },
+  };
+}
+
 function connectOutcome(port: number): Promise<string> {
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1');
@@ -134,8 +176,8 @@ describe('main.js', () => {
     expect(existsSync(MAIN), 'run `tsc -b` first: idp/dist/main.js is missing').toBe(true);
   });
 
-  it('drains in-flight requests on SIGTERM, refuses new connections, exits 0', async () => {
-    const idp = await startMain();
+  it('with no shutdown delay: drains in-flight requests on SIGTERM, refuses new connections, exits 0', async () => {
+    const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: '0' });
     // warm up (JIT, keys) so the burst below is all in flight at once
     expect((await tokenRequest(idp.port)).status).toBe(200);
     // In flight = received and being worked on. Each request needs a scrypt verification of the
@@ -182,6 +224,64 @@ describe('main.js', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(idp.output()).toContain('draining in-flight requests');
     expect(drainMs).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('with a shutdown delay: /healthz says draining while requests are served, then it drains and exits 0', async () => {
+    const delayMs = 2000;
+    const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: String(delayMs) });
+    expect((await tokenRequest(idp.port)).status).toBe(200);
+    const signalled = Date.now();
+    idp.child.kill('SIGTERM');
+    let health = await fetch(`http://127.0.0.1:${idp.port}/healthz`);
+    while (health.status === 200 && Date.now() - signalled < delayMs) {
+      await new Promise((r) => setTimeout(r, 10));
+      health = await fetch(`http://127.0.0.1:${idp.port}/healthz`);
+    }
+    expect(health.status, 'draining reported during the delay').toBe(503);
+    expect(await health.json()).toEqual({ status: 'draining', storage: { ok: true } });
+    const detail = await operatorGet(idp.port, '/healthz');
+    expect(detail.status).toBe(503);
+    expect(await detail.json()).toMatchObject({ status: 'draining', storage: { kind: 'sqlite', ok: true } });
+    // Still serving, on new connections: a balancer that has not yet checked loses nothing.
+    const during = [await tokenRequest(idp.port), await tokenRequest(idp.port)];
+    expect(during.map((r) => r.status)).toEqual([200, 200]);
+    // A request whose headers arrive during the delay and whose body arrives once the listener
+    // has closed: in flight across the close, it must still be answered.
+    const slow = slowTokenRequest(idp.port);
+    await slow.headersSent;
+    const servedUntil = Date.now();
+    let refusedAt = 0;
+    while (Date.now() - signalled < delayMs + 5_000) {
+      if ((await connectOutcome(idp.port)) === 'ECONNREFUSED') {
+        refusedAt = Date.now();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(servedUntil - signalled, 'the requests above were served within the delay').toBeLessThan(delayMs);
+    expect(refusedAt, 'new connections refused once the delay is over').toBeGreaterThan(0);
+    expect(refusedAt - signalled, 'the listener stays open for the whole delay').toBeGreaterThanOrEqual(
+      delayMs,
+    );
+    const answer = await slow.finish();
+    expect(answer.status).toBe(200);
+    expect(typeof JSON.parse(answer.body).access_token).toBe('string');
+    expect(await idp.exit).toEqual({ code: 0, signal: null });
+    const out = idp.output();
+    const lines = [
+      'shutdown delay: /healthz reports draining',
+      'shutdown delay over',
+      'draining in-flight requests',
+    ];
+    const at = lines.map((l) => out.indexOf(l));
+    expect(
+      at.every((i) => i >= 0),
+      out,
+    ).toBe(true);
+    expect(
+      [...at].sort((a, b) => a - b),
+      'in this order',
+    ).toEqual(at);
   }, 60_000);
 
   it('starts on the fallback ML-DSA backend when the native addon is missing, and says so', async () => {

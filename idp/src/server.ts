@@ -27,6 +27,8 @@ export interface ServerOptions {
   logStream?: { write(msg: string): void };
   /** HMAC key of DPoP nonces, the same on every instance (createIdp derives it from the KEK). */
   dpopNonceKey?: Buffer;
+  /** Whether the process is shutting down: /healthz says `draining` (health.ts). */
+  draining?: () => boolean;
 }
 
 export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Promise<FastifyInstance> {
@@ -91,7 +93,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
     },
     { prefix },
   );
-  await app.register(healthRoutes, { ctx });
+  await app.register(healthRoutes, { ctx, ...(opts.draining ? { draining: opts.draining } : {}) });
   return app;
 }
 

@@ -65,3 +65,39 @@ describe('/healthz without an operator token configured', () => {
     }
   });
 });
+
+describe('/healthz once the instance reports draining (shutdown delay)', () => {
+  let t: Started;
+  beforeAll(async () => {
+    t = await startTestIdp({ metricsToken: TOKEN });
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 draining, with and without the token, while other routes still serve', async () => {
+    expect((await t.idp.app.inject('/healthz')).statusCode).toBe(200);
+    t.idp.reportDraining();
+    const pub = await t.idp.app.inject('/healthz');
+    expect(pub.statusCode).toBe(503);
+    expect(pub.headers['cache-control']).toBe('no-store');
+    expect(pub.json()).toEqual({ status: 'draining', storage: { ok: true } });
+    const op = await t.idp.app.inject({ url: '/healthz', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(op.statusCode).toBe(503);
+    expect(op.json()).toMatchObject({ status: 'draining', storage: { kind: 'sqlite', ok: true } });
+    expect(op.json().keys.length).toBeGreaterThan(0);
+    // still an instance that serves: only the balancer's question changed
+    expect((await t.idp.app.inject('/.well-known/openid-configuration')).statusCode).toBe(200);
+    expect((await t.idp.app.inject('/jwks')).statusCode).toBe(200);
+  });
+
+  it('says draining rather than degraded when storage is down too', async () => {
+    const ping = t.idp.ctx.storage.ping;
+    t.idp.ctx.storage.ping = async () => false;
+    try {
+      const r = await t.idp.app.inject('/healthz');
+      expect(r.statusCode).toBe(503);
+      expect(r.json()).toEqual({ status: 'draining', storage: { ok: false } });
+    } finally {
+      t.idp.ctx.storage.ping = ping;
+    }
+  });
+});
