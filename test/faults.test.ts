@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startBalancer } from '../load/lib/balancer.mjs';
 import { freePort } from './helpers/net.ts';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -388,6 +389,48 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     expect(refused).toContain('failed its power-on self-test');
     expect(refused).toContain('to fix: ');
   }, 60_000);
+});
+
+/** An upstream for the balancer: answers /healthz with `health()`, anything else with its name. */
+async function fakeUpstream(name: string, health: () => { code: number; body: object }) {
+  const server = http.createServer((req, res) => {
+    const h = req.url === '/healthz' ? health() : { code: 200, body: { name } };
+    res.writeHead(h.code, { 'content-type': 'application/json' }).end(JSON.stringify(h.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { name, port, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe('the fault script balancer (load/lib/balancer.mjs)', () => {
+  it('takes an instance whose /healthz says draining out of rotation, but not one whose storage is down', async () => {
+    let bHealth = { code: 200, body: { status: 'ok', storage: { ok: true } } as object };
+    const a = await fakeUpstream('A', () => ({ code: 200, body: { status: 'ok', storage: { ok: true } } }));
+    const b = await fakeUpstream('B', () => bHealth);
+    const balancer = await startBalancer({ upstreams: [a, b], healthIntervalMs: 20 });
+    /** Which upstreams answer 10 requests, after the balancer has checked a few times. */
+    const servedBy = async () => {
+      await new Promise((r) => setTimeout(r, 150));
+      const names = new Set<string>();
+      for (let i = 0; i < 10; i++)
+        names.add(((await (await fetch(balancer.url)).json()) as { name: string }).name);
+      return [...names].sort();
+    };
+    try {
+      expect(await servedBy()).toEqual(['A', 'B']);
+      bHealth = { code: 503, body: { status: 'degraded', storage: { ok: false } } };
+      expect(await servedBy(), 'a storage outage keeps it in rotation').toEqual(['A', 'B']);
+      bHealth = { code: 503, body: { status: 'draining', storage: { ok: true } } };
+      expect(await servedBy(), 'draining takes it out').toEqual(['A']);
+      expect(balancer.upstreams.find((u) => u.name === 'B')?.drainingSeen).toBeGreaterThan(0);
+      bHealth = { code: 200, body: { status: 'ok', storage: { ok: true } } };
+      expect(await servedBy(), 'back once it says ok').toEqual(['A', 'B']);
+      expect(balancer.stats.lostInFlight + balancer.stats.noUpstream).toBe(0);
+    } finally {
+      await balancer.close();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });
 
 function findK6(): string | undefined {
