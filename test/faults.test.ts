@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: load/ is plain JavaScript with JSDoc types, checked by `tsc -p load`.
 import { startBalancer } from '../load/lib/balancer.mjs';
 import { freePort } from './helpers/net.ts';
 
@@ -422,7 +423,9 @@ describe('the fault script balancer (load/lib/balancer.mjs)', () => {
       expect(await servedBy(), 'a storage outage keeps it in rotation').toEqual(['A', 'B']);
       bHealth = { code: 503, body: { status: 'draining', storage: { ok: true } } };
       expect(await servedBy(), 'draining takes it out').toEqual(['A']);
-      expect(balancer.upstreams.find((u) => u.name === 'B')?.drainingSeen).toBeGreaterThan(0);
+      expect(balancer.upstreams.find((u: { name: string }) => u.name === 'B')?.drainingSeen).toBeGreaterThan(
+        0,
+      );
       bHealth = { code: 200, body: { status: 'ok', storage: { ok: true } } };
       expect(await servedBy(), 'back once it says ok').toEqual(['A', 'B']);
       expect(balancer.stats.lostInFlight + balancer.stats.noUpstream).toBe(0);
