@@ -92,40 +92,13 @@ async function startMain(nodeArgs: string[] = [], env: Record<string, string> = 
   throw new Error(`main.js not ready in 30 s: ${out}`);
 }
 
-/** One client_credentials request on its own connection (scrypt-verified secret: ~40 ms of CPU). */
-function tokenRequest(port: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/token',
-        agent: false,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => {
-          body += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end('grant_type=client_credentials');
-  });
-}
+const TOKEN_BODY = 'grant_type=client_credentials';
 
 /**
- * A client_credentials request sent in two parts on its own connection: the headers now
- * (`headersSent` resolves once connected and they are out), the body when `finish` is called.
+ * A client_credentials request on its own connection (scrypt-verified secret: ~40 ms of CPU),
+ * not yet sent, and its answer.
  */
-function slowTokenRequest(port: number) {
-  const body = 'grant_type=client_credentials';
+function tokenRequestOf(port: number) {
   const req = http.request({
     host: '127.0.0.1',
     port,
@@ -134,7 +107,7 @@ function slowTokenRequest(port: number) {
     agent: false,
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      'content-length': String(body.length),
+      'content-length': String(TOKEN_BODY.length),
       authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
     },
   });
@@ -148,6 +121,22 @@ function slowTokenRequest(port: number) {
     });
     req.on('error', reject);
   });
+  return { req, answer };
+}
+
+/** One client_credentials request, sent whole. */
+function tokenRequest(port: number): Promise<{ status: number; body: string }> {
+  const { req, answer } = tokenRequestOf(port);
+  req.end(TOKEN_BODY);
+  return answer;
+}
+
+/**
+ * A client_credentials request sent in two parts: the headers now (`headersSent` resolves once
+ * connected and they are out), the body when `finish` is called.
+ */
+function slowTokenRequest(port: number) {
+  const { req, answer } = tokenRequestOf(port);
   req.flushHeaders();
   const headersSent = new Promise<void>((resolve, reject) => {
     req.once('socket', (s) => s.once('connect', () => setTimeout(resolve, 50)));
@@ -156,7 +145,7 @@ function slowTokenRequest(port: number) {
   return {
     headersSent,
     finish: () => {
-      req.end(body);
+      req.end(TOKEN_BODY);
       return answer;
     },
   };
