@@ -93,12 +93,13 @@ async function startMain(nodeArgs: string[] = [], env: Record<string, string> = 
 }
 
 const TOKEN_BODY = 'grant_type=client_credentials';
+type TokenAnswer = { status: number; body: string; connection: string | undefined };
 
 /**
  * A client_credentials request on its own connection (scrypt-verified secret: ~40 ms of CPU),
  * not yet sent, and its answer.
  */
-function tokenRequestOf(port: number) {
+function tokenRequestOf(port: number, connection: 'close' | 'keep-alive' = 'close') {
   const req = http.request({
     host: '127.0.0.1',
     port,
@@ -108,25 +109,29 @@ function tokenRequestOf(port: number) {
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
       'content-length': String(TOKEN_BODY.length),
+      connection,
       authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
     },
   });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const answer = new Promise<TokenAnswer>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
       res.on('data', (d) => {
         text += d;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body: text, connection: res.headers.connection });
+        req.destroy(); // a kept-alive connection is not reused here
+      });
     });
     req.on('error', reject);
   });
   return { req, answer };
 }
 
-/** One client_credentials request, sent whole. */
-function tokenRequest(port: number): Promise<{ status: number; body: string }> {
-  const { req, answer } = tokenRequestOf(port);
+/** One client_credentials request, sent whole; `keep-alive` asks the server to keep the connection. */
+function tokenRequest(port: number, connection: 'close' | 'keep-alive' = 'close'): Promise<TokenAnswer> {
+  const { req, answer } = tokenRequestOf(port, connection);
   req.end(TOKEN_BODY);
   return answer;
 }
@@ -220,7 +225,9 @@ describe('main.js', () => {
   it('with a shutdown delay: /healthz says draining while requests are served, then it drains and exits 0', async () => {
     const delayMs = 2000;
     const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: String(delayMs) });
-    expect((await tokenRequest(idp.port)).status).toBe(200);
+    const warm = await tokenRequest(idp.port, 'keep-alive');
+    expect(warm.status).toBe(200);
+    expect(warm.connection).toBe('keep-alive');
     const signalled = Date.now();
     idp.child.kill('SIGTERM');
     let health = await fetch(`http://127.0.0.1:${idp.port}/healthz`);
@@ -234,8 +241,10 @@ describe('main.js', () => {
     expect(detail.status).toBe(503);
     expect(await detail.json()).toMatchObject({ status: 'draining', storage: { kind: 'sqlite', ok: true } });
     // Still serving, on new connections: a balancer that has not yet checked loses nothing.
-    const during = [await tokenRequest(idp.port), await tokenRequest(idp.port)];
+    const during = [await tokenRequest(idp.port, 'keep-alive'), await tokenRequest(idp.port, 'keep-alive')];
     expect(during.map((r) => r.status)).toEqual([200, 200]);
+    // and each answer ends its connection, so no keep-alive connection outlives the delay
+    expect(during.map((r) => r.connection)).toEqual(['close', 'close']);
     // A request whose headers arrive during the delay and whose body arrives once the listener
     // has closed: in flight across the close, it must still be answered.
     const slow = slowTokenRequest(idp.port);

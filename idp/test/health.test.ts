@@ -74,7 +74,9 @@ describe('/healthz once the instance reports draining (shutdown delay)', () => {
   afterAll(() => t.close());
 
   it('answers 503 draining, with and without the token, while other routes still serve', async () => {
-    expect((await t.idp.app.inject('/healthz')).statusCode).toBe(200);
+    const before = await t.idp.app.inject('/healthz');
+    expect(before.statusCode).toBe(200);
+    expect(before.headers.connection).not.toBe('close');
     t.idp.reportDraining();
     const pub = await t.idp.app.inject('/healthz');
     expect(pub.statusCode).toBe(503);
@@ -84,9 +86,13 @@ describe('/healthz once the instance reports draining (shutdown delay)', () => {
     expect(op.statusCode).toBe(503);
     expect(op.json()).toMatchObject({ status: 'draining', storage: { kind: 'sqlite', ok: true } });
     expect(op.json().keys.length).toBeGreaterThan(0);
-    // still an instance that serves: only the balancer's question changed
-    expect((await t.idp.app.inject('/.well-known/openid-configuration')).statusCode).toBe(200);
-    expect((await t.idp.app.inject('/jwks')).statusCode).toBe(200);
+    // still an instance that serves: only the balancer's question changed, and each answer
+    // ends its connection, so keep-alive clients reconnect elsewhere before the listener closes
+    for (const url of ['/.well-known/openid-configuration', '/jwks', '/no-such-route']) {
+      const r = await t.idp.app.inject(url);
+      expect(r.statusCode, url).toBe(url === '/no-such-route' ? 404 : 200);
+      expect(r.headers.connection, url).toBe('close');
+    }
   });
 
   it('says draining rather than degraded when storage is down too', async () => {
