@@ -223,7 +223,7 @@ describe('main.js', () => {
   }, 60_000);
 
   it('with a shutdown delay: /healthz says draining while requests are served, then it drains and exits 0', async () => {
-    const delayMs = 2000;
+    const delayMs = 3000;
     const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: String(delayMs) });
     const warm = await tokenRequest(idp.port, 'keep-alive');
     expect(warm.status).toBe(200);
@@ -282,6 +282,17 @@ describe('main.js', () => {
       [...at].sort((a, b) => a - b),
       'in this order',
     ).toEqual(at);
+  }, 60_000);
+
+  it('SIGINT (Ctrl-C) skips the shutdown delay: it drains at once and exits 0', async () => {
+    // A delay longer than this test's timeout: only skipping it lets the test pass.
+    const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: '120000' });
+    expect((await tokenRequest(idp.port)).status).toBe(200);
+    idp.child.kill('SIGINT');
+    expect(await idp.exit).toEqual({ code: 0, signal: null });
+    const out = idp.output();
+    expect(out).toContain('draining in-flight requests');
+    expect(out).not.toContain('shutdown delay:');
   }, 60_000);
 
   it('starts on the fallback ML-DSA backend when the native addon is missing, and says so', async () => {

@@ -1,7 +1,7 @@
 /**
  * SIGTERM / SIGINT for `npm start`: leave the balancer's rotation, then stop accepting, then drain.
  *
- * 1. The shutdown delay (`PQID_SHUTDOWN_DELAY_MS`): /healthz answers 503 `draining` while every
+ * 1. The shutdown delay (`PQID_SHUTDOWN_DELAY_MS`, SIGTERM only): /healthz answers 503 `draining` while every
  *    request is still accepted and served, so a balancer that checks /healthz stops sending new
  *    connections before there is nobody to accept them. Closing the listener at once would reset
  *    the connections still in the kernel's accept queue, which a balancer cannot tell from
@@ -10,13 +10,15 @@
  *    keep-alive connections close as soon as they are idle, storage closes, exit 0. After
  *    `PQID_DRAIN_TIMEOUT_MS` the remaining connections are cut.
  *
+ * SIGINT skips the delay: it is what Ctrl-C sends at a terminal, where nobody balances traffic,
+ * while orchestrators (Kubernetes, Docker, systemd) stop with SIGTERM.
  * A second signal exits at once (code 1), also during the delay.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Idp } from './app.ts';
 
 export interface ShutdownTimes {
-  /** Milliseconds /healthz says draining before the listener closes (0: close at once). */
+  /** Milliseconds /healthz says draining after SIGTERM before the listener closes (0: at once). */
   shutdownDelayMs: number;
   /** Milliseconds in-flight requests get once the listener is closed. */
   drainTimeoutMs: number;
@@ -80,7 +82,8 @@ export function shutdownOnSignal(
     stopping = true;
     onFirst();
     idp.reportDraining();
-    const { shutdownDelayMs, drainTimeoutMs } = times;
+    const { drainTimeoutMs } = times;
+    const shutdownDelayMs = signal === 'SIGTERM' ? times.shutdownDelayMs : 0;
     if (shutdownDelayMs === 0) return drainAndExit(idp, log, { signal, drainTimeoutMs });
     log.info(
       { signal, shutdownDelayMs },

@@ -29,8 +29,8 @@ async function main(): Promise<void> {
     );
   }
 
-  // SIGTERM/SIGINT: /healthz says draining for the shutdown delay, then the listener closes and
-  // in-flight requests drain (shutdown.ts).
+  // SIGTERM: /healthz says draining for the shutdown delay, then the listener closes and in-flight
+  // requests drain; SIGINT (Ctrl-C) drains at once (shutdown.ts).
   const shutdown = shutdownOnSignal(idp, { shutdownDelayMs, drainTimeoutMs }, () => held.release());
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

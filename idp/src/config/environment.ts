@@ -56,7 +56,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'PQID_SHUTDOWN_DELAY_MS',
-    doc: 'milliseconds between SIGTERM/SIGINT and closing the listener (default 5000; `0`: close at once). Meanwhile `/healthz` answers 503 `{"status":"draining",…}` and every other request is served as usual, so a load balancer takes the instance out of rotation before it stops accepting connections; then the drain of `PQID_DRAIN_TIMEOUT_MS` follows. Set it above the balancer\'s health-check interval × failures to mark down; see [OPERATIONS.md](OPERATIONS.md#shutdown-health-and-the-native-backend)',
+    doc: 'milliseconds between SIGTERM and closing the listener (default 5000; `0`: close at once; SIGINT, as Ctrl-C sends, closes at once). Meanwhile `/healthz` answers 503 `{"status":"draining",…}` and every other request is served as usual, so a load balancer takes the instance out of rotation before it stops accepting connections; then the drain of `PQID_DRAIN_TIMEOUT_MS` follows. Set it above the balancer\'s health-check interval × failures to mark down; see [OPERATIONS.md](OPERATIONS.md#shutdown-health-and-the-native-backend)',
   },
   {
     name: 'PQID_BACKEND',
