@@ -20,6 +20,7 @@ const LAYERS = [
       'cli/',
       'banner\\.ts$',
       'held-log\\.ts$',
+      'shutdown\\.ts$',
       'experimental-warnings\\.ts$',
     ],
   ],

@@ -11,7 +11,8 @@
  * Faults, one k6 run each, each with a verdict (load/lib/faults/cases/):
  *   kill     SIGKILL one instance mid-load, restart it later
  *   pg       stop PostgreSQL under load, keep it down a few seconds, start it again
- *   sigterm  SIGTERM one instance mid-load: it drains and exits 0; restart it later
+ *   sigterm  SIGTERM one instance mid-load: it reports draining, leaves the rotation, drains
+ *            and exits 0; restart it later
  * After every run the database is checked against what k6 saw (the grant invariant,
  * load/lib/faults/grants.mjs), and every surviving refresh token is redeemed once (200) and
  * then again (400).

@@ -20,6 +20,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: load/ is plain JavaScript with JSDoc types, checked by `tsc -p load`.
+import { startBalancer } from '../load/lib/balancer.mjs';
 import { freePort } from './helpers/net.ts';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -90,32 +92,68 @@ async function startMain(nodeArgs: string[] = [], env: Record<string, string> = 
   throw new Error(`main.js not ready in 30 s: ${out}`);
 }
 
-/** One client_credentials request on its own connection (scrypt-verified secret: ~40 ms of CPU). */
-function tokenRequest(port: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/token',
-        agent: false,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => {
-          body += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end('grant_type=client_credentials');
+const TOKEN_BODY = 'grant_type=client_credentials';
+type TokenAnswer = { status: number; body: string; connection: string | undefined };
+
+/**
+ * A client_credentials request on its own connection (scrypt-verified secret: ~40 ms of CPU),
+ * not yet sent, and its answer.
+ */
+function tokenRequestOf(port: number, connection: 'close' | 'keep-alive' = 'close') {
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/token',
+    agent: false,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(TOKEN_BODY.length),
+      connection,
+      authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+    },
   });
+  const answer = new Promise<TokenAnswer>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => {
+        text += d;
+      });
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body: text, connection: res.headers.connection });
+        req.destroy(); // a kept-alive connection is not reused here
+      });
+    });
+    req.on('error', reject);
+  });
+  return { req, answer };
+}
+
+/** One client_credentials request, sent whole; `keep-alive` asks the server to keep the connection. */
+function tokenRequest(port: number, connection: 'close' | 'keep-alive' = 'close'): Promise<TokenAnswer> {
+  const { req, answer } = tokenRequestOf(port, connection);
+  req.end(TOKEN_BODY);
+  return answer;
+}
+
+/**
+ * A client_credentials request sent in two parts: the headers now (`headersSent` resolves once
+ * connected and they are out), the body when `finish` is called.
+ */
+function slowTokenRequest(port: number) {
+  const { req, answer } = tokenRequestOf(port);
+  req.flushHeaders();
+  const headersSent = new Promise<void>((resolve, reject) => {
+    req.once('socket', (s) => s.once('connect', () => setTimeout(resolve, 50)));
+    req.once('error', reject);
+  });
+  return {
+    headersSent,
+    finish: () => {
+      req.end(TOKEN_BODY);
+      return answer;
+    },
+  };
 }
 
 function connectOutcome(port: number): Promise<string> {
@@ -134,8 +172,8 @@ describe('main.js', () => {
     expect(existsSync(MAIN), 'run `tsc -b` first: idp/dist/main.js is missing').toBe(true);
   });
 
-  it('drains in-flight requests on SIGTERM, refuses new connections, exits 0', async () => {
-    const idp = await startMain();
+  it('with no shutdown delay: drains in-flight requests on SIGTERM, refuses new connections, exits 0', async () => {
+    const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: '0' });
     // warm up (JIT, keys) so the burst below is all in flight at once
     expect((await tokenRequest(idp.port)).status).toBe(200);
     // In flight = received and being worked on. Each request needs a scrypt verification of the
@@ -182,6 +220,79 @@ describe('main.js', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(idp.output()).toContain('draining in-flight requests');
     expect(drainMs).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('with a shutdown delay: /healthz says draining while requests are served, then it drains and exits 0', async () => {
+    const delayMs = 3000;
+    const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: String(delayMs) });
+    const warm = await tokenRequest(idp.port, 'keep-alive');
+    expect(warm.status).toBe(200);
+    expect(warm.connection).toBe('keep-alive');
+    const signalled = Date.now();
+    idp.child.kill('SIGTERM');
+    let health = await fetch(`http://127.0.0.1:${idp.port}/healthz`);
+    while (health.status === 200 && Date.now() - signalled < delayMs) {
+      await new Promise((r) => setTimeout(r, 10));
+      health = await fetch(`http://127.0.0.1:${idp.port}/healthz`);
+    }
+    expect(health.status, 'draining reported during the delay').toBe(503);
+    expect(await health.json()).toEqual({ status: 'draining', storage: { ok: true } });
+    const detail = await operatorGet(idp.port, '/healthz');
+    expect(detail.status).toBe(503);
+    expect(await detail.json()).toMatchObject({ status: 'draining', storage: { kind: 'sqlite', ok: true } });
+    // Still serving, on new connections: a balancer that has not yet checked loses nothing.
+    const during = [await tokenRequest(idp.port, 'keep-alive'), await tokenRequest(idp.port, 'keep-alive')];
+    expect(during.map((r) => r.status)).toEqual([200, 200]);
+    // and each answer ends its connection, so no keep-alive connection outlives the delay
+    expect(during.map((r) => r.connection)).toEqual(['close', 'close']);
+    // A request whose headers arrive during the delay and whose body arrives once the listener
+    // has closed: in flight across the close, it must still be answered.
+    const slow = slowTokenRequest(idp.port);
+    await slow.headersSent;
+    const servedUntil = Date.now();
+    let refusedAt = 0;
+    while (Date.now() - signalled < delayMs + 5_000) {
+      if ((await connectOutcome(idp.port)) === 'ECONNREFUSED') {
+        refusedAt = Date.now();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(servedUntil - signalled, 'the requests above were served within the delay').toBeLessThan(delayMs);
+    expect(refusedAt, 'new connections refused once the delay is over').toBeGreaterThan(0);
+    expect(refusedAt - signalled, 'the listener stays open for the whole delay').toBeGreaterThanOrEqual(
+      delayMs,
+    );
+    const answer = await slow.finish();
+    expect(answer.status).toBe(200);
+    expect(typeof JSON.parse(answer.body).access_token).toBe('string');
+    expect(await idp.exit).toEqual({ code: 0, signal: null });
+    const out = idp.output();
+    const lines = [
+      'shutdown delay: /healthz reports draining',
+      'shutdown delay over',
+      'draining in-flight requests',
+    ];
+    const at = lines.map((l) => out.indexOf(l));
+    expect(
+      at.every((i) => i >= 0),
+      out,
+    ).toBe(true);
+    expect(
+      [...at].sort((a, b) => a - b),
+      'in this order',
+    ).toEqual(at);
+  }, 60_000);
+
+  it('SIGINT (Ctrl-C) skips the shutdown delay: it drains at once and exits 0', async () => {
+    // A delay longer than this test's timeout: only skipping it lets the test pass.
+    const idp = await startMain([], { PQID_SHUTDOWN_DELAY_MS: '120000' });
+    expect((await tokenRequest(idp.port)).status).toBe(200);
+    idp.child.kill('SIGINT');
+    expect(await idp.exit).toEqual({ code: 0, signal: null });
+    const out = idp.output();
+    expect(out).toContain('draining in-flight requests');
+    expect(out).not.toContain('shutdown delay:');
   }, 60_000);
 
   it('starts on the fallback ML-DSA backend when the native addon is missing, and says so', async () => {
@@ -288,6 +399,50 @@ registerHooks({ resolve(s, c, next) { if (s === '@pqid/liboqs-node') throw new E
     expect(refused).toContain('failed its power-on self-test');
     expect(refused).toContain('to fix: ');
   }, 60_000);
+});
+
+/** An upstream for the balancer: answers /healthz with `health()`, anything else with its name. */
+async function fakeUpstream(name: string, health: () => { code: number; body: object }) {
+  const server = http.createServer((req, res) => {
+    const h = req.url === '/healthz' ? health() : { code: 200, body: { name } };
+    res.writeHead(h.code, { 'content-type': 'application/json' }).end(JSON.stringify(h.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { name, port, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe('the fault script balancer (load/lib/balancer.mjs)', () => {
+  it('takes an instance whose /healthz says draining out of rotation, but not one whose storage is down', async () => {
+    let bHealth = { code: 200, body: { status: 'ok', storage: { ok: true } } as object };
+    const a = await fakeUpstream('A', () => ({ code: 200, body: { status: 'ok', storage: { ok: true } } }));
+    const b = await fakeUpstream('B', () => bHealth);
+    const balancer = await startBalancer({ upstreams: [a, b], healthIntervalMs: 20 });
+    /** Which upstreams answer 10 requests, after the balancer has checked a few times. */
+    const servedBy = async () => {
+      await new Promise((r) => setTimeout(r, 150));
+      const names = new Set<string>();
+      for (let i = 0; i < 10; i++)
+        names.add(((await (await fetch(balancer.url)).json()) as { name: string }).name);
+      return [...names].sort();
+    };
+    try {
+      expect(await servedBy()).toEqual(['A', 'B']);
+      bHealth = { code: 503, body: { status: 'degraded', storage: { ok: false } } };
+      expect(await servedBy(), 'a storage outage keeps it in rotation').toEqual(['A', 'B']);
+      bHealth = { code: 503, body: { status: 'draining', storage: { ok: true } } };
+      expect(await servedBy(), 'draining takes it out').toEqual(['A']);
+      expect(balancer.upstreams.find((u: { name: string }) => u.name === 'B')?.drainingSeen).toBeGreaterThan(
+        0,
+      );
+      bHealth = { code: 200, body: { status: 'ok', storage: { ok: true } } };
+      expect(await servedBy(), 'back once it says ok').toEqual(['A', 'B']);
+      expect(balancer.stats.lostInFlight + balancer.stats.noUpstream).toBe(0);
+    } finally {
+      await balancer.close();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });
 
 function findK6(): string | undefined {

@@ -41,6 +41,8 @@ async function start(env: Record<string, string>, visit: (base: string) => Promi
       PQID_ISSUER: `http://127.0.0.1:${port}`,
       PQID_DATA_DIR: dataDir,
       PQID_DEMO: 'true',
+      // stopped by SIGTERM: no balancer to leave, so no shutdown delay
+      PQID_SHUTDOWN_DELAY_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,6 +35,11 @@ export interface Idp {
   seed: SeedResult;
   /** Key ids generated during this start (empty on a restart with existing keys). */
   createdKeys: string[];
+  /**
+   * From now on /healthz answers 503 `draining`, so load balancers stop sending new requests;
+   * everything else is served as before (start.ts calls it on SIGTERM, before closing).
+   */
+  reportDraining(): void;
   close(): Promise<void>;
 }
 
@@ -72,14 +77,12 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     loginLimiter: opts.loginLimiter,
     outbound: opts.outbound,
   });
-  const { ctx } = opened;
+  const { ctx, kek } = opened;
   const { keys, storage } = ctx;
-  const { kek } = opened;
   try {
     const seed = await seedDemo(ctx);
     // One key per algorithm that a registered client's tokens use or a resource server pins, plus
-    // the default: published
-    // at start, before any token needs it.
+    // the default: published at start, before any token needs it.
     const registered = await ctx.clients.list();
     const used = registered.flatMap((c) => signingAlgs(c, config.accessTokenSigningAlg));
     await keys.ensure([
@@ -92,9 +95,11 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
     await keys.ensure(config.keys.encryptionAlgs, 'enc');
     // The cold-path root: SAML certificates and metadata, the signed JWKS.
     if (config.saml.enabled || config.keys.signedJwks) await keys.ensure([keys.coldAlg()], 'root');
+    let draining = false; // reportDraining below; /healthz reads it
     const app = await buildServer(ctx, {
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       dpopNonceKey: dpopNonceKey(kek.key),
+      draining: () => draining,
     });
     // Key operations so far (migration, first keys, purges) and from now on, in the server's log.
     // What this start generated, read from the same trail so that keys made while the routes are
@@ -128,6 +133,9 @@ export async function createIdp(config: Config, opts: CreateIdpOptions = {}): Pr
       kek,
       seed,
       createdKeys,
+      reportDraining() {
+        draining = true;
+      },
       async close() {
         stopRefresh();
         await stopPurge();

@@ -1,6 +1,7 @@
 /**
  * Liveness and what signs. Anyone gets the answer a load balancer needs: `status` and whether
- * storage answers (200, or 503 when it does not). The detail — the storage kind, every key id,
+ * storage answers (200, or 503 when it does not), and whether the instance is stopping
+ * (`draining`, 503: take it out of rotation; it still serves until its listener closes). The detail — the storage kind, every key id,
  * set, algorithm and status, the ML-DSA backends with their implementations and versions — tells
  * an attacker what runs here, so it is shown only to a request bearing the operator's token
  * (`metricsToken`, as for /metrics); without a configured token it is not served at all.
@@ -42,17 +43,25 @@ function detail(ctx: IdpContext) {
   };
 }
 
-export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: IdpContext }): Promise<void> {
+export interface HealthOptions {
+  ctx: IdpContext;
+  /** True once the process is shutting down (start.ts): a balancer should send no new requests. */
+  draining?: () => boolean;
+}
+
+export async function healthRoutes(app: FastifyInstance, { ctx, draining }: HealthOptions): Promise<void> {
   const operator = operatorTokenCheck(ctx.config.metricsToken);
   app.get('/healthz', async (req, reply) => {
     const storageOk = await ctx.storage.ping().catch(() => false);
-    const status = storageOk ? 'ok' : 'degraded';
+    // Draining wins over a storage outage: the balancer must stop sending either way, and only
+    // "draining" tells it that this instance is going away rather than sharing a database outage.
+    const status = draining?.() ? 'draining' : storageOk ? 'ok' : 'degraded';
     const body =
       operator?.(req) === true
         ? { status, storage: { kind: ctx.storage.kind, ok: storageOk }, ...detail(ctx) }
         : { status, storage: { ok: storageOk } };
     return reply
-      .code(storageOk ? 200 : 503)
+      .code(status === 'ok' ? 200 : 503)
       .header('cache-control', 'no-store')
       .send(body);
   });

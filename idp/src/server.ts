@@ -27,6 +27,8 @@ export interface ServerOptions {
   logStream?: { write(msg: string): void };
   /** HMAC key of DPoP nonces, the same on every instance (createIdp derives it from the KEK). */
   dpopNonceKey?: Buffer;
+  /** Whether the process is shutting down: /healthz says `draining` (health.ts). */
+  draining?: () => boolean;
 }
 
 export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Promise<FastifyInstance> {
@@ -61,6 +63,7 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
   await app.register(formbody);
   // First, so every response gets them: routes, error and not-found handlers, /metrics, /healthz.
   await app.register(securityHeaders, { issuer: ctx.config.issuer });
+  if (opts.draining) closeConnectionsWhileDraining(app, opts.draining);
   app.setErrorHandler(jsonErrorHandler);
   // A browser gets a page with the way home; every other client the OAuth error body.
   app.setNotFoundHandler((req, reply) =>
@@ -91,8 +94,20 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
     },
     { prefix },
   );
-  await app.register(healthRoutes, { ctx });
+  await app.register(healthRoutes, { ctx, ...(opts.draining ? { draining: opts.draining } : {}) });
   return app;
+}
+
+/**
+ * While the process is stopping, every answer ends its connection (`Connection: close`, as Go's
+ * `http.Server.Shutdown` stops keep-alives): a client or balancer holding a keep-alive connection
+ * opens a new one, through the balancer to another instance, instead of reusing this one until
+ * it is closed under it when the listener closes.
+ */
+function closeConnectionsWhileDraining(app: FastifyInstance, draining: () => boolean): void {
+  app.addHook('onSend', async (_req, reply) => {
+    if (draining()) reply.header('connection', 'close');
+  });
 }
 
 /** Request latency per route pattern, and the Prometheus scrape endpoint (not logged: scraped often). */

@@ -5,15 +5,14 @@ import { bannerText } from './banner.ts';
 import { ConfigError, loadConfig, readEnvironment } from './config/index.ts';
 import { HeldLog } from './held-log.ts';
 import { bannerLines, mldsaBackendReport, NativeRequiredError } from './mldsa-backend.ts';
+import { shutdownOnSignal } from './shutdown.ts';
 
 /** The server's log until the banner is out; on a failed start, what was logged still appears. */
 const held = new HeldLog();
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...(process.argv[2] ? { file: process.argv[2] } : {}) });
-  const { backend, compositeMode, nativeSigning, drainTimeoutMs } = readEnvironment();
-  // How long SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections.
-  const DRAIN_TIMEOUT_MS = drainTimeoutMs;
+  const { backend, compositeMode, nativeSigning, drainTimeoutMs, shutdownDelayMs } = readEnvironment();
   // The fallback to another ML-DSA backend is reported once, as a structured log line below,
   // instead of @pqid/jose's process warning.
   configure({ backend, compositeMode, nativeSigning, onWarning: null });
@@ -30,43 +29,9 @@ async function main(): Promise<void> {
     );
   }
 
-  // Graceful shutdown: stop accepting (the listening socket closes at once, so new connections
-  // are refused), let in-flight requests finish, close keep-alive connections as soon as they are
-  // idle, close storage, exit 0. After DRAIN_TIMEOUT_MS the remaining connections are cut; a
-  // second signal exits at once.
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) {
-      log.warn({ signal }, 'second signal during shutdown: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    held.release(); // a signal before the banner: what was logged still appears
-    log.info({ signal, drainTimeoutMs: DRAIN_TIMEOUT_MS }, 'shutting down: draining in-flight requests');
-    const server = idp.app.server;
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const force = setTimeout(() => {
-      log.warn('drain timeout: closing the remaining connections');
-      server.closeAllConnections();
-    }, DRAIN_TIMEOUT_MS);
-    const hard = setTimeout(() => {
-      log.error('shutdown did not finish: exiting');
-      process.exit(1);
-    }, DRAIN_TIMEOUT_MS + 5_000);
-    hard.unref();
-    idp.close().then(
-      () => {
-        clearInterval(idle);
-        clearTimeout(force);
-        log.info('shut down');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
+  // SIGTERM: /healthz says draining for the shutdown delay, then the listener closes and in-flight
+  // requests drain; SIGINT (Ctrl-C) drains at once (shutdown.ts).
+  const shutdown = shutdownOnSignal(idp, { shutdownDelayMs, drainTimeoutMs }, () => held.release());
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   await idp.app.listen({ port: config.port, host: config.host });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SAML_LIMITS } from '@pqid/xmldsig';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/index.ts';
+import { ConfigError, loadConfig, readEnvironment } from '../src/config/index.ts';
 import { tempDir } from './helpers.ts';
 
 describe('config', () => {
@@ -265,5 +265,34 @@ describe('config', () => {
     expect(() => loadConfig({ env: { PQID_REGISTRATION: 'token' }, cwd: '/srv' })).toThrow(
       /needs registration.initialAccessToken/,
     );
+  });
+});
+
+describe('readEnvironment: the shutdown timings of npm start', () => {
+  it('defaults to a 5 s shutdown delay and a 10 s drain', () => {
+    expect(readEnvironment({})).toMatchObject({ shutdownDelayMs: 5000, drainTimeoutMs: 10_000 });
+    expect(readEnvironment({ PQID_SHUTDOWN_DELAY_MS: ' ', PQID_DRAIN_TIMEOUT_MS: '' })).toMatchObject({
+      shutdownDelayMs: 5000,
+      drainTimeoutMs: 10_000,
+    });
+  });
+
+  it('reads PQID_SHUTDOWN_DELAY_MS, where 0 closes the listener at once', () => {
+    expect(readEnvironment({ PQID_SHUTDOWN_DELAY_MS: '0' }).shutdownDelayMs).toBe(0);
+    expect(readEnvironment({ PQID_SHUTDOWN_DELAY_MS: ' 2500 ' }).shutdownDelayMs).toBe(2500);
+    expect(readEnvironment({ PQID_DRAIN_TIMEOUT_MS: '3000' }).drainTimeoutMs).toBe(3000);
+    // a drain of 0 would cut every connection at once: it means the default
+    expect(readEnvironment({ PQID_DRAIN_TIMEOUT_MS: '0' }).drainTimeoutMs).toBe(10_000);
+  });
+
+  it('refuses anything but a whole number of milliseconds a timer can hold', () => {
+    for (const name of ['PQID_SHUTDOWN_DELAY_MS', 'PQID_DRAIN_TIMEOUT_MS'])
+      for (const v of ['5s', '-1', '1.5', '1e3', 'five', '2147483648'])
+        expect(() => readEnvironment({ [name]: v }), `${name}=${v}`).toThrow(
+          new ConfigError(
+            `${name} must be a whole number of milliseconds up to 2147483647, got ${JSON.stringify(v)}`,
+          ),
+        );
+    expect(readEnvironment({ PQID_SHUTDOWN_DELAY_MS: '2147483647' }).shutdownDelayMs).toBe(2 ** 31 - 1);
   });
 });

@@ -65,3 +65,45 @@ describe('/healthz without an operator token configured', () => {
     }
   });
 });
+
+describe('/healthz once the instance reports draining (shutdown delay)', () => {
+  let t: Started;
+  beforeAll(async () => {
+    t = await startTestIdp({ metricsToken: TOKEN });
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 draining, with and without the token, while other routes still serve', async () => {
+    const before = await t.idp.app.inject('/healthz');
+    expect(before.statusCode).toBe(200);
+    expect(before.headers.connection).not.toBe('close');
+    t.idp.reportDraining();
+    const pub = await t.idp.app.inject('/healthz');
+    expect(pub.statusCode).toBe(503);
+    expect(pub.headers['cache-control']).toBe('no-store');
+    expect(pub.json()).toEqual({ status: 'draining', storage: { ok: true } });
+    const op = await t.idp.app.inject({ url: '/healthz', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(op.statusCode).toBe(503);
+    expect(op.json()).toMatchObject({ status: 'draining', storage: { kind: 'sqlite', ok: true } });
+    expect(op.json().keys.length).toBeGreaterThan(0);
+    // still an instance that serves: only the balancer's question changed, and each answer
+    // ends its connection, so keep-alive clients reconnect elsewhere before the listener closes
+    for (const url of ['/.well-known/openid-configuration', '/jwks', '/no-such-route']) {
+      const r = await t.idp.app.inject(url);
+      expect(r.statusCode, url).toBe(url === '/no-such-route' ? 404 : 200);
+      expect(r.headers.connection, url).toBe('close');
+    }
+  });
+
+  it('says draining rather than degraded when storage is down too', async () => {
+    const ping = t.idp.ctx.storage.ping;
+    t.idp.ctx.storage.ping = async () => false;
+    try {
+      const r = await t.idp.app.inject('/healthz');
+      expect(r.statusCode).toBe(503);
+      expect(r.json()).toEqual({ status: 'draining', storage: { ok: false } });
+    } finally {
+      t.idp.ctx.storage.ping = ping;
+    }
+  });
+});

@@ -11,15 +11,28 @@
  *   `{"error":"Service Unavailable",…}`), which it sends without running the route. A
  *   connection lost after the request was sent is NOT retried (a token request is not
  *   idempotent): the client gets 502 and decides.
- * - Health checks GET /healthz every `healthIntervalMs`; an instance that refuses connections
- *   or whose health check fails to connect is taken out of rotation until a check passes. A
- *   /healthz 503 (storage down) keeps the instance in rotation: every instance shares the one
- *   database, so there is nowhere better to send the request, and the IdP's own fast 503
- *   `temporarily_unavailable` is the right answer to pass on.
+ * - Health checks GET /healthz every `healthIntervalMs`; an instance that refuses connections,
+ *   whose health check fails to connect or times out, or whose /healthz says `draining` (503
+ *   `{"status":"draining",…}`: it is stopping, and serves only until its shutdown delay ends) is
+ *   taken out of rotation until a check passes. Any other /healthz 503 (`degraded`: storage
+ *   down) keeps the instance in rotation: every instance shares the one database, so there is
+ *   nowhere better to send the request, and the IdP's own fast 503 `temporarily_unavailable` is
+ *   the right answer to pass on. A stopped instance therefore leaves the rotation within
+ *   `healthIntervalMs + HEALTH_TIMEOUT_MS` of its signal (`outOfRotationMs`); with a shutdown
+ *   delay longer than that, no request is sent to it after its listener closes.
  */
 import http from 'node:http';
 
 const CLOSING_BODY = '"error":"Service Unavailable"';
+/** How long a health check may take before it counts as failed. */
+export const HEALTH_TIMEOUT_MS = 2000;
+
+/**
+ * The longest time from an instance starting to report draining until this balancer stops
+ * sending it requests: the next check is at most one interval away, and answers or times out.
+ * @param {number} healthIntervalMs
+ */
+export const outOfRotationMs = (healthIntervalMs) => healthIntervalMs + HEALTH_TIMEOUT_MS;
 
 /**
  * @typedef {object} Upstream
@@ -30,6 +43,9 @@ const CLOSING_BODY = '"error":"Service Unavailable"';
  * @property {number} served
  * @property {number} retriedAway
  * @property {number} failedAfterSend
+ * @property {number} drainingSeen health checks that found it draining
+ * @property {number} checksSent
+ * @property {number} checkApplied the number of the latest check whose answer counted
  */
 
 /** @typedef {{ requests: number, retries: number, noUpstream: number, lostInFlight: number }} Stats */
@@ -150,26 +166,54 @@ async function handle(state, req, res, body) {
 }
 
 /**
- * GET /healthz: any HTTP answer means the process serves (see the module comment on 503);
- * failing to connect takes the instance out of rotation.
+ * Whether a /healthz answer keeps the instance in rotation: any answer means the process serves
+ * (see the module comment on 503), except `draining`, which means it is about to stop.
+ * @param {number | undefined} status
+ * @param {string} body
+ */
+function inRotation(status, body) {
+  if (status !== 503) return true;
+  try {
+    return JSON.parse(body)?.status !== 'draining';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * GET /healthz and mark the instance in or out of rotation. Checks overlap when one is slow;
+ * only an answer newer than the last one that counted changes the mark, so a late "ok" sent
+ * before the instance started draining cannot put it back.
  * @param {Upstream} u
  * @returns {Promise<void>}
  */
 const check = (u) =>
   new Promise((resolve) => {
+    const n = ++u.checksSent;
+    /** @param {boolean} healthy */
+    const mark = (healthy) => {
+      if (n > u.checkApplied) {
+        u.checkApplied = n;
+        u.healthy = healthy;
+      }
+      resolve();
+    };
     const r = http.get(
-      { host: '127.0.0.1', port: u.port, path: '/healthz', agent: false, timeout: 2000 },
+      { host: '127.0.0.1', port: u.port, path: '/healthz', agent: false, timeout: HEALTH_TIMEOUT_MS },
       (res) => {
-        res.resume();
-        u.healthy = true;
-        resolve();
+        /** @type {Buffer[]} */
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('error', () => mark(false));
+        res.on('end', () => {
+          const keep = inRotation(res.statusCode, Buffer.concat(chunks).toString('utf8'));
+          if (!keep) u.drainingSeen++;
+          mark(keep);
+        });
       },
     );
     r.on('timeout', () => r.destroy(new Error('timeout')));
-    r.on('error', () => {
-      u.healthy = false;
-      resolve();
-    });
+    r.on('error', () => mark(false));
   });
 
 /**
@@ -184,6 +228,9 @@ export async function startBalancer({ port = 0, upstreams, healthIntervalMs = 50
     served: 0,
     retriedAway: 0,
     failedAfterSend: 0,
+    drainingSeen: 0,
+    checksSent: 0,
+    checkApplied: 0,
   }));
   const state = { ups, rr: 0, stats: { requests: 0, retries: 0, noUpstream: 0, lostInFlight: 0 } };
   const server = http.createServer((req, res) => {

@@ -55,6 +55,10 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     doc: 'milliseconds SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections (default 10000)',
   },
   {
+    name: 'PQID_SHUTDOWN_DELAY_MS',
+    doc: 'milliseconds between SIGTERM and closing the listener (default 5000; `0`: close at once; SIGINT, as Ctrl-C sends, closes at once). Meanwhile `/healthz` answers 503 `{"status":"draining",…}` and every other request is served as usual, so a load balancer takes the instance out of rotation before it stops accepting connections; then the drain of `PQID_DRAIN_TIMEOUT_MS` follows. Set it above the balancer\'s health-check interval × failures to mark down; see [OPERATIONS.md](OPERATIONS.md#shutdown-health-and-the-native-backend)',
+  },
+  {
     name: 'PQID_BACKEND',
     doc: "`native`, `node`, `noble` or `native-ref` (the native addon's portable C code): the ML-DSA/SLH-DSA backend to prefer (where it cannot do an operation, automatic selection does it). `npm start` and `pqid` pass it to `@pqid/jose`'s `configure({ backend })`, which reads no environment itself; any other value is a configuration error",
   },
@@ -95,7 +99,12 @@ export interface EnvironmentSettings {
   nativeSigning: NativeSigning;
   /** PQID_DRAIN_TIMEOUT_MS. */
   drainTimeoutMs: number;
+  /** PQID_SHUTDOWN_DELAY_MS: how long a stopping instance reports draining while it still serves. */
+  shutdownDelayMs: number;
 }
+
+/** Until the listener closes, balancers that check every few seconds have seen /healthz say draining. */
+const DEFAULT_SHUTDOWN_DELAY_MS = 5_000;
 
 /**
  * @pqid/jose's settings, which the library does not read itself: PQID_BACKEND prefers one backend
@@ -140,6 +149,18 @@ function positiveInteger(env: Env, name: string): number | undefined {
 
 const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
+/** The longest timer Node keeps: a longer one fires after 1 ms instead (TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A whole number of milliseconds from `env[name]` (0 allowed), undefined when unset or empty. */
+function milliseconds(env: Env, name: string): number | undefined {
+  const raw = nonEmpty(env[name]?.trim());
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) > MAX_TIMER_MS)
+    fail(`${name} must be a whole number of milliseconds up to ${MAX_TIMER_MS}, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
 /** PQID_DEBUG: whether the CLI adds stack traces to its errors (read before anything can fail). */
 export function cliDebug(env: Env = processEnv()): boolean {
   const v = nonEmpty(env.PQID_DEBUG?.trim());
@@ -148,15 +169,15 @@ export function cliDebug(env: Env = processEnv()): boolean {
 
 export function readEnvironment(env: Env = processEnv()): EnvironmentSettings {
   const require = env.PQID_REQUIRE_NATIVE?.trim();
-  const drain = nonEmpty(env.PQID_DRAIN_TIMEOUT_MS?.trim());
-  if (drain !== undefined && !/^\d+$/.test(drain))
-    fail(`PQID_DRAIN_TIMEOUT_MS must be a whole number of milliseconds, got ${JSON.stringify(drain)}`);
+  const drain = milliseconds(env, 'PQID_DRAIN_TIMEOUT_MS');
   return {
     kek: nonEmpty(env.PQID_KEK),
     kekFile: nonEmpty(env.PQID_KEK_FILE),
     kekPrevious: nonEmpty(env.PQID_KEK_PREVIOUS),
     requireNative: require !== undefined && require !== '' && envFlag(require),
     ...backendSettings(env),
-    drainTimeoutMs: drain === undefined ? 10_000 : Number(drain) || 10_000,
+    // 0 would cut every connection at once, which is no drain: it means the default.
+    drainTimeoutMs: drain || 10_000,
+    shutdownDelayMs: milliseconds(env, 'PQID_SHUTDOWN_DELAY_MS') ?? DEFAULT_SHUTDOWN_DELAY_MS,
   };
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startBalancer } from '../balancer.mjs';
+import { outOfRotationMs, startBalancer } from '../balancer.mjs';
 import { freePort } from '../proc.mjs';
 import { Instance, rssMiB } from './instance.mjs';
 import { pgCtl } from './postgres.mjs';
@@ -73,6 +73,15 @@ async function register({ issuer, databaseUrl, kek, alg, dir }) {
   return { clientSecret: clientSecret ?? '', password, users };
 }
 
+/** How often the balancer checks /healthz. */
+const HEALTH_INTERVAL_MS = 250;
+/**
+ * The instances' shutdown delay: longer than the balancer can take to see /healthz say draining
+ * (one interval, plus a check that times out), so that no request is sent to an instance after
+ * its listener closes, and a SIGTERM resets no connection.
+ */
+export const SHUTDOWN_DELAY_MS = outOfRotationMs(HEALTH_INTERVAL_MS) + 500;
+
 /**
  * The two instances' environment: production, one database, one KEK, the balancer as issuer.
  * @param {string} issuer
@@ -88,6 +97,9 @@ const instanceEnv = (issuer, databaseUrl, kek) => ({
   PQID_KEK: kek,
   PQID_DEMO: 'false',
   PQID_LOG_LEVEL: 'info',
+  PQID_SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+  // /healthz names the signing backend (for the report) only to the operator token
+  PQID_METRICS_TOKEN: randomBytes(16).toString('base64url'),
 });
 
 export class Cluster {
@@ -139,7 +151,7 @@ export class Cluster {
     const ports = [await freePort(), await freePort()];
     this.balancer = await startBalancer({
       upstreams: ports.map((port, i) => ({ name: i ? 'B' : 'A', port })),
-      healthIntervalMs: 250,
+      healthIntervalMs: HEALTH_INTERVAL_MS,
     });
     this.issuer = this.balancer.url;
     const kek = randomBytes(32).toString('base64');
@@ -175,7 +187,8 @@ export class Cluster {
   /** Everything started, stopped; the cluster's directory destroyed. Best effort throughout. */
   async stop() {
     clearInterval(this.rssTimer);
-    for (const i of this.instances) await i.stop().catch(() => {});
+    // together: each waits out its shutdown delay
+    await Promise.all(this.instances.map((i) => i.stop().catch(() => {})));
     await this.balancer?.close().catch(() => {});
     await this.pool?.end().catch(() => {});
     if (this.pgStarted) {

@@ -40,7 +40,7 @@ export class Instance {
     this.exited = Promise.resolve({ code: null, signal: null, at: 0 });
     /** @type {{ code: number | null, signal: NodeJS.Signals | null, at: number } | undefined} */
     this.exitInfo = undefined;
-    /** @type {Record<string, unknown>} the last /healthz answer at start */
+    /** @type {Record<string, unknown>} the last /healthz answer at start (with its detail, given the operator token) */
     this.health = {};
   }
 
@@ -67,7 +67,11 @@ export class Instance {
       if (child.exitCode !== null)
         throw new Error(`instance ${this.name} exited with ${child.exitCode} at start`);
       try {
-        const r = await fetch(`http://127.0.0.1:${this.port}/healthz`, { signal: AbortSignal.timeout(2000) });
+        const token = this.env.PQID_METRICS_TOKEN;
+        const r = await fetch(`http://127.0.0.1:${this.port}/healthz`, {
+          signal: AbortSignal.timeout(2000),
+          headers: token ? { authorization: `Bearer ${token}` } : {},
+        });
         if (r.status === 200) {
           this.health = /** @type {Record<string, unknown>} */ (await r.json());
           return Date.now() - t0;

@@ -1,4 +1,8 @@
-/** The `sigterm` case: SIGTERM instance B at 30% of the run; restart it after it exits. */
+/**
+ * The `sigterm` case: SIGTERM instance B at 30% of the run; restart it after it exits. B reports
+ * draining for its shutdown delay (cluster.mjs), the balancer takes it out of rotation, then it
+ * closes its listener and drains: no request may fail.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { failures, okCount, perSecond, statusCounts } from '../analysis.mjs';
@@ -11,7 +15,7 @@ import { eventsOf } from '../runs.mjs';
 /** @typedef {import('../types.d.ts').K6Run} K6Run */
 /** @typedef {import('../instance.mjs').Instance} Instance */
 /** @typedef {import('../../balancer.mjs').Balancer} Balancer */
-/** @typedef {{ exit?: { code: number | null, signal: NodeJS.Signals | null, at: number }, drainMs?: number }} Seen */
+/** @typedef {{ exit?: { code: number | null, signal: NodeJS.Signals | null, at: number }, drainMs?: number, drainingSeen?: number }} Seen */
 
 /**
  * @param {Instance} B
@@ -27,9 +31,17 @@ const sigtermActions = (B, balancer, D, seen) => [
       const inflight = await balancer.busy('B');
       B.kill('SIGTERM');
       const t = mark('SIGTERM B', { pid: B.pid, inflight }).t;
+      const up = balancer.upstreams.find((u) => u.name === 'B');
+      const before = up?.drainingSeen ?? 0;
       seen.exit = await B.exited;
       seen.drainMs = seen.exit.at - t;
-      mark('B exited', { code: seen.exit.code, signal: seen.exit.signal, drainMs: seen.drainMs });
+      seen.drainingSeen = (up?.drainingSeen ?? 0) - before;
+      mark('B exited', {
+        code: seen.exit.code,
+        signal: seen.exit.signal,
+        drainMs: seen.drainMs,
+        drainingSeen: seen.drainingSeen,
+      });
     },
   },
   {
@@ -66,12 +78,15 @@ export async function sigtermCase(run, B, balancer, D, opts) {
   const problems = [...r.grants.problems];
   if (fails.length) problems.push(`${fails.length} failed requests: ${JSON.stringify(statusCounts(fails))}`);
   if (exit?.code !== 0) problems.push(`exit ${exit?.code} signal ${exit?.signal}`);
+  if (!log.includes('shutdown delay over')) problems.push('no shutdown delay line in the log');
   if (!log.includes('draining in-flight requests')) problems.push('no drain line in the log');
+  if (!seen.drainingSeen) problems.push('the balancer never saw /healthz say draining');
   const inflight = r.events.find((e) => e.what === 'SIGTERM B')?.inflight;
   return {
     case: 'sigterm',
     fault: 'one instance SIGTERMed mid-load (k6), restarted after it exited',
-    expected: 'it drains in-flight requests and exits 0; the balancer shifts traffic; zero failed requests',
+    expected:
+      'its /healthz says draining and the balancer takes it out of rotation while it still serves; then it drains in-flight requests and exits 0; zero failed requests',
     requests: r.rows.length,
     okRequests: okCount(r.rows),
     failures: fails.length,
@@ -86,6 +101,6 @@ export async function sigtermCase(run, B, balancer, D, opts) {
     problems,
     pass: problems.length === 0,
     inflightAtSignal: inflight,
-    observed: `SIGTERM at ${opts.rate} req/s with ${inflight} requests in flight on it: exit code ${exit?.code} after ${drainMs} ms, ${fails.length} failed of ${r.rows.length} requests; grants: ${r.grants.problems.length} problems`,
+    observed: `SIGTERM at ${opts.rate} req/s with ${inflight} requests in flight on it: /healthz draining seen by ${seen.drainingSeen ?? 0} balancer checks; exit code ${exit?.code} after ${drainMs} ms (shutdown delay included), ${fails.length} failed of ${r.rows.length} requests; grants: ${r.grants.problems.length} problems`,
   };
 }
