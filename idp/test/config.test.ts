@@ -39,6 +39,11 @@ describe('config', () => {
     });
   });
 
+  it('takes port 0 (any free port) with an explicit issuer', () => {
+    const c = loadConfig({ env: { PQID_PORT: '0', PQID_ISSUER: 'https://id.example.com' }, cwd: '/srv' });
+    expect(c).toMatchObject({ port: 0, issuer: 'https://id.example.com' });
+  });
+
   it('reads a JSON file, with the environment taking precedence', () => {
     const { dir, cleanup } = tempDir();
     dirs.push(cleanup);
@@ -69,6 +74,7 @@ describe('config', () => {
     [{ PQID_DATABASE_URL: 'sqlite:/x.db?synchronous=off' }, /synchronous must be normal or full/],
     [{ PQID_DATABASE_URL: 'sqlite:/x.db?journal=delete' }, /unknown sqlite option "journal"/],
     [{ PQID_DATABASE_URL: 'sqlite:?synchronous=full' }, /needs a file path/],
+    [{ PQID_PORT: '0' }, /port 0 \(any free port\) needs an explicit issuer/],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig({ env, cwd: '/srv' })).toThrow(ConfigError);
     expect(() => loadConfig({ env, cwd: '/srv' })).toThrow(message);

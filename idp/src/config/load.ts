@@ -163,6 +163,11 @@ function readSetting(
 /** Settings whose default depends on another, and the rules that tie settings together. */
 function completed(c: Config, cwd: string, layers: Layers): Config {
   const cross = (m: string): never => fail(`${layers.where}: ${m}`);
+  // The issuer names the port, and with port 0 the kernel picks it only at listen time.
+  if (c.issuer === undefined && c.port === 0)
+    cross(
+      'port 0 (any free port) needs an explicit issuer: the default, http://localhost:<port>, would name port 0',
+    );
   c.issuer ??= `http://localhost:${c.port}`;
   c.dataDir = resolve(cwd, c.dataDir);
   c.databaseUrl ??= `sqlite:${resolve(c.dataDir, 'pqid.sqlite')}`;

@@ -119,7 +119,12 @@ const custody: Check<Partial<Record<(typeof KEY_SETS)[number], string>>> = (v, a
 /** The table. Keys and nesting are the file's and Config's. */
 export const SETTINGS: Section<Config> = {
   entries: {
-    port: { env: 'PQID_PORT', default: value(3000), doc: 'integer 0–65535', check: port },
+    port: {
+      env: 'PQID_PORT',
+      default: value(3000),
+      doc: 'integer 0–65535; 0 (any free port) needs `issuer` set',
+      check: port,
+    },
     host: {
       env: 'PQID_HOST',
       default: value('127.0.0.1'),
