@@ -137,3 +137,22 @@ describe('before `npm run build`', () => {
     expect(r.stdout).toMatch(/^usage: node load\/profile-top\.mjs /);
   });
 });
+
+describe("load/'s entry", () => {
+  it("drops Node's expected WebCrypto ML-KEM/ML-DSA warnings, as the IdP's executables do, and no other", () => {
+    // A body that makes Node warn twice: once expectedly (ML-KEM through WebCrypto), once not.
+    const body = `const { enter } = await import('./load/lib/entry.mjs');
+await enter({ program: 'probe' }, async () => {
+  await crypto.subtle.generateKey({ name: 'ML-KEM-768' }, false, ['encapsulateBits', 'decapsulateBits']);
+  process.emitWarning('something else', 'ExperimentalWarning');
+});`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', body], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, why(r)).toBe(0);
+    expect(r.stderr).not.toMatch(/ML-KEM-768 Web Crypto API algorithm/);
+    expect(r.stderr).toMatch(/ExperimentalWarning: something else/);
+  });
+});

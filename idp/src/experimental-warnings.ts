@@ -10,8 +10,8 @@
  * too, with the same once-per-algorithm warnings. Every other warning, experimental or not, is
  * printed as before.
  *
- * Only the executables install this (main.ts, cli.ts, and the test runner's setup file): a
- * library must not swallow the warnings of the application that loads it.
+ * Only the executables install this (main.ts, cli.ts, the load scripts' entry and the test
+ * runner's setup file): a library must not swallow the warnings of the application that loads it.
  */
 
 /**

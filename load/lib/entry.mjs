@@ -37,5 +37,9 @@ export async function enter({ program, buildsFirst }, load) {
     process.stderr.write(`${program}: needs pqid built first (${missing} is missing). To fix: ${how}.\n`);
     process.exit(2);
   }
+  // The scripts encrypt and verify through WebCrypto ML-KEM, ML-DSA and SHA-3, which Node 24 still
+  // marks experimental: drop exactly those warnings, as the IdP's executables do.
+  const { dropExpectedExperimentalWarnings } = await import('@pqid/idp/experimental-warnings');
+  dropExpectedExperimentalWarnings();
   return load();
 }
