@@ -1,8 +1,8 @@
 /**
  * Liveness and what signs. Anyone gets the answer a load balancer needs: `status` and whether
  * storage answers (200, or 503 when it does not), and whether the instance is stopping
- * (`draining`, 503: take it out of rotation; it still serves until its listener closes). The detail — the storage kind, every key id,
- * set, algorithm and status, the ML-DSA backends with their implementations and versions — tells
+ * (`draining`, 503: take it out of rotation; it still serves until its listener closes). The
+ * detail — the storage kind, every key id, set, algorithm and status, the ML-DSA backends with their implementations and versions — tells
  * an attacker what runs here, so it is shown only to a request bearing the operator's token
  * (`metricsToken`, as for /metrics); without a configured token it is not served at all.
  */

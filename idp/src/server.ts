@@ -105,8 +105,11 @@ export async function buildServer(ctx: IdpContext, opts: ServerOptions = {}): Pr
  * it is closed under it when the listener closes.
  */
 function closeConnectionsWhileDraining(app: FastifyInstance, draining: () => boolean): void {
-  app.addHook('onSend', async (_req, reply) => {
+  // A callback hook, not an async one: every response passes here, and an async hook costs each
+  // of them a promise for a flag that is false until the process stops.
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (draining()) reply.header('connection', 'close');
+    done(null, payload);
   });
 }
 

@@ -52,7 +52,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'PQID_DRAIN_TIMEOUT_MS',
-    doc: 'milliseconds SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections (default 10000)',
+    doc: 'milliseconds SIGTERM/SIGINT waits for in-flight requests before cutting the remaining connections (default 10000; `0` also means the default)',
   },
   {
     name: 'PQID_SHUTDOWN_DELAY_MS',
